@@ -1,0 +1,27 @@
+/* topocoll: topology-aware collective communication over MPI. C API.
+ *
+ * Every function mirrors the MPI call it replaces, plus the name of the algorithm to run.
+ * Errors are reported the MPI way: the communicator's error handler is invoked and an MPI
+ * error code is returned; topocoll_error_message() names the problem. */
+#ifndef TOPOCOLL_H
+#define TOPOCOLL_H
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* MPI_Alltoall with a chosen algorithm: "direct", "shift", "pairwise", "group-shuffle",
+ * "bruck" or "native" (the MPI library's own). NULL means the default ("pairwise"). */
+int topocoll_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char* algorithm);
+
+/* The message of the last error topocoll reported on this thread ("" when none). */
+const char* topocoll_error_message(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOPOCOLL_H */

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs every Debian package topocoll needs to build, test and benchmark.
+# Idempotent: when everything is present it prints nothing and exits 0.
+# Usage: scripts/install-deps.sh [--with-mpich]
+set -euo pipefail
+
+packages=(
+  cmake g++ make pkg-config
+  libopenmpi-dev openmpi-bin        # the default real MPI
+  libsimgrid-dev                    # SMPI: smpicxx, smpirun (SimGrid 3.32)
+  libgtest-dev googletest           # tests
+  nlohmann-json3-dev                # JSON (topology files, plan output)
+  libcli11-dev                      # command-line parsing of the tools
+)
+if [[ "${1:-}" == "--with-mpich" ]]; then
+  packages+=(libmpich-dev mpich)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "install-deps: installing ${missing[*]}" >&2
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,27 @@
+// Builders and cost formulas of the flat (topology-oblivious) alltoall algorithms, one file
+// each; the registry (registry.cpp) lists them by name.
+#pragma once
+
+#include "algorithms/problem.hpp"
+#include "model/tam_wang.hpp"
+#include "schedule/schedule.hpp"
+
+namespace topocoll {
+
+RankSchedule build_direct(const AlltoallProblem& problem, int rank);
+double predict_direct_us(const AlltoallProblem& problem, const TamWangParams& model);
+
+RankSchedule build_shift(const AlltoallProblem& problem, int rank);
+double predict_shift_us(const AlltoallProblem& problem, const TamWangParams& model);
+
+RankSchedule build_pairwise(const AlltoallProblem& problem, int rank);
+double predict_pairwise_us(const AlltoallProblem& problem, const TamWangParams& model);
+
+RankSchedule build_group_shuffle(const AlltoallProblem& problem, int rank);
+double predict_group_shuffle_us(const AlltoallProblem& problem, const TamWangParams& model);
+Applicability supports_group_shuffle(const AlltoallProblem& problem);
+
+RankSchedule build_bruck(const AlltoallProblem& problem, int rank);
+double predict_bruck_us(const AlltoallProblem& problem, const TamWangParams& model);
+
+}  // namespace topocoll

@@ -1,0 +1,51 @@
+// group-shuffle: Tam and Wang's group shuffle exchange (complete-exchange-on-clusters.txt,
+// 3.4, Algorithm 3). The pairwise rounds (edge colours) are taken w at a time; in each round
+// a rank runs a synchronous shuffle with its (at most) w partners. Bounding the fan-out to w
+// limits head-of-line blocking while keeping few rounds.
+// Rounds: ceil(C/w), C = p-1 colours (even p) or p (odd p). Messages per rank: p-1.
+// Bytes per rank: (p-1)*B. Cost (Tam-Wang): kgC + ceil(C/w)T_w (the paper's
+// kg(p-1) + ((p-1)/w)T_w when p is even and w divides p-1).
+#include <algorithm>
+
+#include "algorithms/edge_colouring.hpp"
+#include "algorithms/flat_algorithms.hpp"
+
+namespace topocoll {
+
+Applicability supports_group_shuffle(const AlltoallProblem& problem) {
+  if (problem.knobs.group_width < 1) {
+    return {false, "group-shuffle needs a group width of at least 1, got " +
+                       std::to_string(problem.knobs.group_width)};
+  }
+  return {};
+}
+
+RankSchedule build_group_shuffle(const AlltoallProblem& problem, int rank) {
+  const int p = problem.size;
+  const int w = problem.knobs.group_width;
+  const std::size_t b = problem.block_bytes;
+  const int colours = pairwise_round_count(p);
+  RankSchedule schedule;
+  for (int first = 0; first < colours; first += w) {
+    Round& round = schedule.rounds.emplace_back();
+    for (int c = first; c < std::min(first + w, colours); ++c) {
+      const int partner = pairwise_partner(c, rank, p);
+      if (partner < 0) continue;
+      round.recvs.push_back({partner, {recv_block(partner, b)}});
+      round.sends.push_back({partner, {send_block(partner, b)}});
+    }
+  }
+  if (schedule.rounds.empty()) schedule.rounds.emplace_back();
+  schedule.rounds.front().copies.push_back({send_block(rank, b), recv_block(rank, b)});
+  return schedule;
+}
+
+double predict_group_shuffle_us(const AlltoallProblem& problem, const TamWangParams& m) {
+  const double k = static_cast<double>(m.packets(problem.block_bytes));
+  const int colours = pairwise_round_count(problem.size);
+  const int w = std::max(1, problem.knobs.group_width);
+  const int rounds = (colours + w - 1) / w;
+  return k * m.gap_us * colours + rounds * m.t_w();
+}
+
+}  // namespace topocoll

@@ -1,0 +1,32 @@
+// The registry of alltoall algorithms: a name, a one-line summary, whether it applies to a
+// problem (with the reason when not), its schedule builder and its Tam-Wang cost formula.
+// `native` (the MPI library's own MPI_Alltoall) is listed but has no schedule.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "algorithms/problem.hpp"
+#include "model/tam_wang.hpp"
+#include "schedule/schedule.hpp"
+
+namespace topocoll {
+
+struct AlltoallAlgorithm {
+  std::string_view name;
+  std::string_view summary;
+  Applicability (*supports)(const AlltoallProblem&);
+  RankSchedule (*build)(const AlltoallProblem&, int rank);            // null for native
+  double (*predict_us)(const AlltoallProblem&, const TamWangParams&);  // closed form; null for native
+};
+
+std::span<const AlltoallAlgorithm> alltoall_algorithms();
+const AlltoallAlgorithm* find_alltoall_algorithm(std::string_view name);
+// "direct, shift, ..." for error messages and help texts.
+std::string alltoall_algorithm_names();
+
+// Every rank's schedule (for the verifier, statistics and printer).
+Schedule build_full_schedule(const AlltoallAlgorithm& algorithm, const AlltoallProblem& problem);
+
+}  // namespace topocoll

@@ -1,0 +1,76 @@
+// The schedule: a plain value describing, for every rank, what it sends, receives and copies
+// in each round. No MPI type appears here; the executor, the verifier, the statistics and the
+// plan printer all consume this one representation.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace topocoll {
+
+// Which memory a segment lives in. `send` and `recv` are the caller's buffers seen as
+// contiguous bytes (p blocks of block_bytes each); `scratch` is library-owned.
+enum class BufferKind : std::uint8_t { send, recv, scratch };
+
+std::string_view to_string(BufferKind kind);
+
+// A byte range [offset, offset + length) in one buffer.
+struct Segment {
+  BufferKind buffer = BufferKind::send;
+  std::size_t offset = 0;
+  std::size_t length = 0;
+  friend bool operator==(const Segment&, const Segment&) = default;
+};
+
+// One message: to (send) or from (receive) `peer`, gathering or scattering `segments` in
+// order. Its size is the sum of the segment lengths.
+struct Transfer {
+  int peer = 0;
+  std::vector<Segment> segments;
+  std::size_t bytes() const;
+};
+
+// A local copy of `from.length` bytes; from.length == to.length.
+struct LocalCopy {
+  Segment from;
+  Segment to;
+};
+
+// Semantics of a round, on each rank: first the local copies run in order; then every send
+// and receive of the round is posted; the round ends when all of them have completed. A send
+// reads the state left by earlier rounds and this round's copies; a receive's data is
+// visible from the next round on. At most one send and one receive per peer per round.
+struct Round {
+  std::vector<LocalCopy> copies;
+  std::vector<Transfer> sends;
+  std::vector<Transfer> recvs;
+};
+
+// What one rank does. `scratch_bytes` is the library scratch it needs.
+struct RankSchedule {
+  std::vector<Round> rounds;
+  std::size_t scratch_bytes = 0;
+};
+
+// Every rank's part, for the verifier, statistics and printer. The executor builds only its
+// own rank's RankSchedule.
+struct Schedule {
+  int size = 0;                  // number of ranks p
+  std::size_t block_bytes = 0;   // bytes of each block i->j
+  std::vector<RankSchedule> ranks;
+};
+
+// Convenience builders used by the algorithms.
+inline Segment send_block(std::size_t block, std::size_t block_bytes) {
+  return {BufferKind::send, block * block_bytes, block_bytes};
+}
+inline Segment recv_block(std::size_t block, std::size_t block_bytes) {
+  return {BufferKind::recv, block * block_bytes, block_bytes};
+}
+inline Segment scratch_range(std::size_t offset, std::size_t length) {
+  return {BufferKind::scratch, offset, length};
+}
+
+}  // namespace topocoll

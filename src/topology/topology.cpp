@@ -1,0 +1,81 @@
+#include "topology/topology.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <sstream>
+#include <stdexcept>
+
+namespace topocoll {
+
+Topology::Topology(std::vector<std::string> levels, std::vector<std::vector<int>> groups)
+    : levels_(std::move(levels)), groups_(std::move(groups)) {
+  for (const auto& g : groups_) {
+    if (g.size() != levels_.size()) throw std::invalid_argument("topology: group list size differs from level count");
+  }
+}
+
+Topology Topology::flat(int size) {
+  return Topology({"cluster"}, std::vector<std::vector<int>>(static_cast<std::size_t>(size), {0}));
+}
+
+namespace {
+std::optional<int> parse_positive(std::string_view text) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 1) return std::nullopt;
+  return value;
+}
+}  // namespace
+
+std::optional<Topology> Topology::parse(std::string_view spec, std::string* error) {
+  auto fail = [&](std::string why) -> std::optional<Topology> {
+    if (error) *error = "topology '" + std::string(spec) + "': " + why;
+    return std::nullopt;
+  };
+  const auto colon = spec.find(':');
+  if (colon == std::string_view::npos) return fail("expected clusters:N1,N2,... or flat:N");
+  const std::string_view kind = spec.substr(0, colon);
+  std::string_view rest = spec.substr(colon + 1);
+  std::vector<int> sizes;
+  while (true) {
+    const auto comma = rest.find(',');
+    const auto item = rest.substr(0, comma);
+    const auto n = parse_positive(item);
+    if (!n) return fail("'" + std::string(item) + "' is not a positive rank count");
+    sizes.push_back(*n);
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+  if (kind == "flat") {
+    if (sizes.size() != 1) return fail("flat takes one rank count");
+    return flat(sizes[0]);
+  }
+  if (kind != "clusters") return fail("unknown kind '" + std::string(kind) + "' (expected clusters or flat)");
+  std::vector<std::vector<int>> groups;
+  for (std::size_t c = 0; c < sizes.size(); ++c) {
+    for (int i = 0; i < sizes[c]; ++i) groups.push_back({static_cast<int>(c)});
+  }
+  return Topology({"cluster"}, std::move(groups));
+}
+
+int Topology::group_count(int level) const {
+  int count = 0;
+  for (const auto& g : groups_) count = std::max(count, g.at(level) + 1);
+  return count;
+}
+
+int Topology::separating_level(int a, int b) const {
+  for (int l = 0; l < level_count(); ++l) {
+    if (group(a, l) != group(b, l)) return l;
+  }
+  return -1;
+}
+
+std::string Topology::describe() const {
+  std::ostringstream out;
+  out << size() << " ranks; levels:";
+  for (int l = 0; l < level_count(); ++l) out << ' ' << levels_[l] << '(' << group_count(l) << ')';
+  return out.str();
+}
+
+}  // namespace topocoll

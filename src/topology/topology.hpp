@@ -1,0 +1,42 @@
+// The machine's hierarchy as data: levels (outermost first, e.g. "cluster", "node") and, for
+// each rank, the group it belongs to at each level. Built from a spec string in tools and
+// tests, from MPI (later) in production. No MPI type appears here.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace topocoll {
+
+class Topology {
+ public:
+  Topology() = default;
+  // `groups[r][l]` is rank r's group id at level l (ids are dense from 0 per level).
+  Topology(std::vector<std::string> levels, std::vector<std::vector<int>> groups);
+
+  // One group holding all `size` ranks (a flat machine).
+  static Topology flat(int size);
+  // Parses a shorthand spec: `clusters:N1,N2,...` (consecutive ranks per cluster) or
+  // `flat:N`. Returns nullopt and fills `error` with the reason when the spec is malformed.
+  static std::optional<Topology> parse(std::string_view spec, std::string* error);
+
+  int size() const { return static_cast<int>(groups_.size()); }
+  int level_count() const { return static_cast<int>(levels_.size()); }
+  const std::vector<std::string>& levels() const { return levels_; }
+  int group(int rank, int level) const { return groups_.at(rank).at(level); }
+  int group_count(int level) const;
+
+  // The outermost level at which ranks a and b are in different groups, or -1 when they
+  // share a group at every level.
+  int separating_level(int a, int b) const;
+
+  std::string describe() const;
+
+ private:
+  std::vector<std::string> levels_;
+  std::vector<std::vector<int>> groups_;
+};
+
+}  // namespace topocoll
