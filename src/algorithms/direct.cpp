@@ -25,6 +25,7 @@ RankSchedule build_direct(const AlltoallProblem& problem, int rank) {
 }
 
 double predict_direct_us(const AlltoallProblem& problem, const TamWangParams& m) {
+  if (problem.size < 2) return 0.0;
   const double k = static_cast<double>(m.packets(problem.block_bytes));
   return k * (problem.size - 1) * m.gap_us + m.t_w();
 }

@@ -3,8 +3,9 @@
 // a rank runs a synchronous shuffle with its (at most) w partners. Bounding the fan-out to w
 // limits head-of-line blocking while keeping few rounds.
 // Rounds: ceil(C/w), C = p-1 colours (even p) or p (odd p). Messages per rank: p-1.
-// Bytes per rank: (p-1)*B. Cost (Tam-Wang): kgC + ceil(C/w)T_w (the paper's
-// kg(p-1) + ((p-1)/w)T_w when p is even and w divides p-1).
+// Bytes per rank: (p-1)*B. Cost (Tam-Wang): sum over rounds of (w_j k g + T_w), w_j the
+// partners of the busiest rank in round j: the paper's kg(p-1) + ((p-1)/w)T_w when p is even
+// and w divides p-1.
 #include <algorithm>
 
 #include "algorithms/edge_colouring.hpp"
@@ -44,8 +45,14 @@ double predict_group_shuffle_us(const AlltoallProblem& problem, const TamWangPar
   const double k = static_cast<double>(m.packets(problem.block_bytes));
   const int colours = pairwise_round_count(problem.size);
   const int w = std::max(1, problem.knobs.group_width);
-  const int rounds = (colours + w - 1) / w;
-  return k * m.gap_us * colours + rounds * m.t_w();
+  double total = 0.0;
+  for (int first = 0; first < colours; first += w) {
+    // A rank has a partner in every colour of the round, except that for odd p each colour
+    // idles one rank: the busiest rank has min(colours in round, p-1) partners.
+    const int partners = std::min(std::min(w, colours - first), problem.size - 1);
+    total += partners * k * m.gap_us + m.t_w();
+  }
+  return total;
 }
 
 }  // namespace topocoll

@@ -22,3 +22,15 @@ struct TamWangParams {
 };
 
 }  // namespace topocoll
+
+namespace topocoll {
+
+struct Schedule;
+
+// The Tam-Wang time of a schedule, read off the schedule itself: each round costs, on its
+// busiest rank, max(packets sent, packets received) * g + T_w (when the rank communicates at
+// all), plus its local copies at copy_bytes_per_us; rounds run one after the other. For the
+// flat algorithms this reproduces the closed-form formulas of the registry.
+double predict_schedule_us(const Schedule& schedule, const TamWangParams& model);
+
+}  // namespace topocoll

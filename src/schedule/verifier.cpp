@@ -1,0 +1,325 @@
+#include "schedule/verifier.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <sstream>
+#include <utility>
+
+namespace topocoll {
+
+namespace {
+
+constexpr std::size_t kMaxErrors = 20;
+
+// Every byte carries a label: 0 for "never written", otherwise 1 + its global index
+// ((src * p + dst) * B + offset) in the conceptual p x p block matrix.
+using Label = std::uint64_t;
+
+struct RankMemory {
+  std::vector<Label> send, recv, scratch;
+  std::vector<std::uint32_t> recv_writes;
+};
+
+class SymbolicRun {
+ public:
+  explicit SymbolicRun(const Schedule& s) : s_(s), p_(s.size), b_(s.block_bytes) {}
+
+  Verdict run() {
+    if (p_ < 1) return fail_now("schedule has no ranks");
+    if (static_cast<int>(s_.ranks.size()) != p_) {
+      return fail_now("schedule describes " + std::to_string(s_.ranks.size()) + " ranks, expected " +
+                      std::to_string(p_));
+    }
+    init_memory();
+    std::size_t rounds = 0;
+    for (const RankSchedule& r : s_.ranks) rounds = std::max(rounds, r.rounds.size());
+    for (std::size_t t = 0; t < rounds && verdict_.errors.size() < kMaxErrors; ++t) run_round(t);
+    if (verdict_.ok) check_final();
+    return verdict_;
+  }
+
+ private:
+  Verdict fail_now(const std::string& why) {
+    error(why);
+    return verdict_;
+  }
+
+  void error(const std::string& why) {
+    verdict_.ok = false;
+    if (verdict_.errors.size() < kMaxErrors) verdict_.errors.push_back(why);
+  }
+
+  static std::string where(int rank, std::size_t round) {
+    return "rank " + std::to_string(rank) + ", round " + std::to_string(round) + ": ";
+  }
+
+  static std::string describe(const Segment& seg) {
+    std::ostringstream out;
+    out << to_string(seg.buffer) << '[' << seg.offset << ',' << seg.offset + seg.length << ')';
+    return out.str();
+  }
+
+  std::size_t user_bytes() const { return static_cast<std::size_t>(p_) * b_; }
+
+  void init_memory() {
+    memory_.resize(static_cast<std::size_t>(p_));
+    for (int r = 0; r < p_; ++r) {
+      RankMemory& m = memory_[r];
+      m.send.resize(user_bytes());
+      for (int dst = 0; dst < p_; ++dst) {
+        for (std::size_t k = 0; k < b_; ++k) m.send[dst * b_ + k] = label(r, dst, k);
+      }
+      m.recv.assign(user_bytes(), 0);
+      m.recv_writes.assign(user_bytes(), 0);
+      m.scratch.assign(s_.ranks[r].scratch_bytes, 0);
+    }
+  }
+
+  Label label(int src, int dst, std::size_t offset) const {
+    return 1 + (static_cast<Label>(src) * p_ + dst) * b_ + offset;
+  }
+
+  std::vector<Label>* buffer(int rank, BufferKind kind) {
+    RankMemory& m = memory_[rank];
+    switch (kind) {
+      case BufferKind::send: return &m.send;
+      case BufferKind::recv: return &m.recv;
+      case BufferKind::scratch: return &m.scratch;
+    }
+    return nullptr;
+  }
+
+  bool in_bounds(int rank, std::size_t t, const Segment& seg) {
+    const std::size_t size = buffer(rank, seg.buffer)->size();
+    if (seg.offset > size || seg.length > size - seg.offset) {
+      error(where(rank, t) + describe(seg) + " lies outside the " + std::string(to_string(seg.buffer)) +
+            " buffer of " + std::to_string(size) + " bytes");
+      return false;
+    }
+    return true;
+  }
+
+  bool readable(int rank, std::size_t t, const Segment& seg, const char* what) {
+    if (!in_bounds(rank, t, seg)) return false;
+    const auto& buf = *buffer(rank, seg.buffer);
+    for (std::size_t k = 0; k < seg.length; ++k) {
+      if (buf[seg.offset + k] == 0) {
+        error(where(rank, t) + what + " reads " + describe(seg) + ", which holds bytes nothing has written");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool writable(int rank, std::size_t t, const Segment& seg, const char* what) {
+    if (seg.buffer == BufferKind::send) {
+      error(where(rank, t) + what + " writes the caller's send buffer " + describe(seg));
+      return false;
+    }
+    return in_bounds(rank, t, seg);
+  }
+
+  void write(int rank, const Segment& seg, const Label* data) {
+    auto& buf = *buffer(rank, seg.buffer);
+    std::copy(data, data + seg.length, buf.begin() + static_cast<std::ptrdiff_t>(seg.offset));
+    if (seg.buffer == BufferKind::recv) {
+      auto& writes = memory_[rank].recv_writes;
+      for (std::size_t k = 0; k < seg.length; ++k) ++writes[seg.offset + k];
+    }
+  }
+
+  std::vector<Label> gather(int rank, const std::vector<Segment>& segments) {
+    std::vector<Label> payload;
+    for (const Segment& seg : segments) {
+      const auto& buf = *buffer(rank, seg.buffer);
+      payload.insert(payload.end(), buf.begin() + static_cast<std::ptrdiff_t>(seg.offset),
+                     buf.begin() + static_cast<std::ptrdiff_t>(seg.offset + seg.length));
+    }
+    return payload;
+  }
+
+  void run_copies(int rank, std::size_t t, const Round& round) {
+    for (const LocalCopy& c : round.copies) {
+      if (c.from.length != c.to.length) {
+        error(where(rank, t) + "copy from " + describe(c.from) + " to " + describe(c.to) + " changes the length");
+        continue;
+      }
+      if (!readable(rank, t, c.from, "copy") || !writable(rank, t, c.to, "copy")) continue;
+      const std::vector<Label> data = gather(rank, {c.from});
+      write(rank, c.to, data.data());
+    }
+  }
+
+  // Receives may not overlap each other nor any send of the same round. Sorted sweeps keep
+  // this O(n log n): the direct algorithm has 2(p-1) transfers per round.
+  void check_hazards(int rank, std::size_t t, const Round& round) {
+    auto collect = [](const std::vector<Transfer>& list) {
+      std::vector<Segment> out;
+      for (const Transfer& tr : list)
+        for (const Segment& seg : tr.segments)
+          if (seg.length > 0) out.push_back(seg);
+      std::sort(out.begin(), out.end(), [](const Segment& a, const Segment& b) {
+        return std::pair(a.buffer, a.offset) < std::pair(b.buffer, b.offset);
+      });
+      return out;
+    };
+    const std::vector<Segment> recvs = collect(round.recvs);
+    const std::vector<Segment> sends = collect(round.sends);
+    for (std::size_t i = 1; i < recvs.size(); ++i) {
+      const Segment& a = recvs[i - 1];
+      const Segment& b = recvs[i];
+      if (a.buffer == b.buffer && b.offset < a.offset + a.length) {
+        error(where(rank, t) + "receive into " + describe(b) + " overlaps another receive " + describe(a));
+      }
+    }
+    // For each receive, the sends of its buffer starting before its end: overlap iff one of
+    // them ends after its start (prefix maximum of the ends).
+    std::vector<std::size_t> max_end(sends.size());
+    for (std::size_t i = 0; i < sends.size(); ++i) {
+      const std::size_t end = sends[i].offset + sends[i].length;
+      const bool same = i > 0 && sends[i - 1].buffer == sends[i].buffer;
+      max_end[i] = same ? std::max(max_end[i - 1], end) : end;
+    }
+    for (const Segment& r : recvs) {
+      auto after = std::lower_bound(sends.begin(), sends.end(), r, [&](const Segment& s, const Segment& x) {
+        return std::pair(s.buffer, s.offset) < std::pair(x.buffer, x.offset + x.length);
+      });
+      if (after == sends.begin()) continue;
+      const std::size_t last = static_cast<std::size_t>(after - sends.begin()) - 1;
+      if (sends[last].buffer == r.buffer && max_end[last] > r.offset) {
+        error(where(rank, t) + "receive into " + describe(r) + " overlaps a send of the same round");
+      }
+    }
+  }
+
+  bool check_peers(int rank, std::size_t t, const std::vector<Transfer>& list, const char* what) {
+    std::vector<bool> seen(static_cast<std::size_t>(p_), false);
+    bool ok = true;
+    for (const Transfer& tr : list) {
+      if (tr.peer < 0 || tr.peer >= p_) {
+        error(where(rank, t) + what + " names peer " + std::to_string(tr.peer) + ", outside 0.." +
+              std::to_string(p_ - 1));
+        ok = false;
+      } else if (tr.peer == rank) {
+        error(where(rank, t) + what + " to itself: use a local copy");
+        ok = false;
+      } else if (seen[tr.peer]) {
+        error(where(rank, t) + "two " + what + "s with peer " + std::to_string(tr.peer) + " in one round");
+        ok = false;
+      } else {
+        seen[tr.peer] = true;
+      }
+    }
+    return ok;
+  }
+
+  void run_round(std::size_t t) {
+    static const Round kEmpty;
+    auto round_of = [&](int r) -> const Round& {
+      const auto& rounds = s_.ranks[r].rounds;
+      return t < rounds.size() ? rounds[t] : kEmpty;
+    };
+    // Local copies first, on every rank.
+    for (int r = 0; r < p_; ++r) run_copies(r, t, round_of(r));
+
+    // Payloads are read after the copies and before any receive of the round lands.
+    std::map<std::pair<int, int>, std::vector<Label>> in_flight;  // (src, dst) -> payload
+    for (int r = 0; r < p_; ++r) {
+      const Round& round = round_of(r);
+      const bool peers_ok = check_peers(r, t, round.sends, "send") & check_peers(r, t, round.recvs, "receive");
+      check_hazards(r, t, round);
+      if (!peers_ok) continue;
+      for (const Transfer& send : round.sends) {
+        bool ok = true;
+        for (const Segment& seg : send.segments) ok = ok && readable(r, t, seg, "send");
+        if (ok) in_flight[{r, send.peer}] = gather(r, send.segments);
+      }
+    }
+    // Every send must meet a receive of the same size, and vice versa.
+    for (int r = 0; r < p_; ++r) {
+      for (const Transfer& send : round_of(r).sends) {
+        if (send.peer < 0 || send.peer >= p_ || send.peer == r) continue;
+        const auto& recvs = round_of(send.peer).recvs;
+        auto match = std::find_if(recvs.begin(), recvs.end(), [&](const Transfer& x) { return x.peer == r; });
+        if (match == recvs.end()) {
+          error(where(r, t) + "send of " + std::to_string(send.bytes()) + " bytes to rank " +
+                std::to_string(send.peer) + " has no matching receive there (it would never complete)");
+        } else if (match->bytes() != send.bytes()) {
+          error(where(r, t) + "send of " + std::to_string(send.bytes()) + " bytes to rank " +
+                std::to_string(send.peer) + " meets a receive of " + std::to_string(match->bytes()) + " bytes");
+        }
+      }
+      for (const Transfer& recv : round_of(r).recvs) {
+        if (recv.peer < 0 || recv.peer >= p_ || recv.peer == r) continue;
+        const auto& sends = round_of(recv.peer).sends;
+        if (std::none_of(sends.begin(), sends.end(), [&](const Transfer& x) { return x.peer == r; })) {
+          error(where(r, t) + "receive from rank " + std::to_string(recv.peer) +
+                " has no matching send there (it would wait forever)");
+        }
+      }
+    }
+    // Deliver.
+    for (int r = 0; r < p_; ++r) {
+      for (const Transfer& recv : round_of(r).recvs) {
+        auto it = in_flight.find({recv.peer, r});
+        if (it == in_flight.end() || it->second.size() != recv.bytes()) continue;
+        std::size_t at = 0;
+        for (const Segment& seg : recv.segments) {
+          if (writable(r, t, seg, "receive")) write(r, seg, it->second.data() + at);
+          at += seg.length;
+        }
+      }
+    }
+  }
+
+  void check_final() {
+    for (int j = 0; j < p_; ++j) {
+      const RankMemory& m = memory_[j];
+      for (int i = 0; i < p_ && verdict_.errors.size() < kMaxErrors; ++i) {
+        for (std::size_t k = 0; k < b_; ++k) {
+          const std::size_t at = i * b_ + k;
+          if (m.recv_writes[at] != 1) {
+            error("rank " + std::to_string(j) + ": byte " + std::to_string(k) + " of block " + std::to_string(i) +
+                  "->" + std::to_string(j) + " was written " + std::to_string(m.recv_writes[at]) +
+                  " times into the receive buffer, expected exactly once");
+            break;
+          }
+          if (m.recv[at] != label(i, j, k)) {
+            error("rank " + std::to_string(j) + ": receive buffer at block " + std::to_string(i) + " byte " +
+                  std::to_string(k) + " holds " + origin(m.recv[at]) + ", expected byte " + std::to_string(k) +
+                  " of block " + std::to_string(i) + "->" + std::to_string(j));
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  std::string origin(Label l) const {
+    if (l == 0) return "nothing";
+    const Label index = l - 1;
+    const Label block = b_ == 0 ? 0 : index / b_;
+    return "byte " + std::to_string(b_ == 0 ? 0 : index % b_) + " of block " + std::to_string(block / p_) + "->" +
+           std::to_string(block % p_);
+  }
+
+  const Schedule& s_;
+  const int p_;
+  const std::size_t b_;
+  std::vector<RankMemory> memory_;
+  Verdict verdict_;
+};
+
+}  // namespace
+
+std::string Verdict::summary() const {
+  if (ok) return "verified";
+  std::string text = "schedule is wrong:";
+  for (const std::string& e : errors) text += "\n  " + e;
+  return text;
+}
+
+Verdict verify(const Schedule& schedule) { return SymbolicRun(schedule).run(); }
+
+}  // namespace topocoll

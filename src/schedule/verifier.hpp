@@ -1,0 +1,27 @@
+// The schedule verifier: runs a Schedule symbolically for all ranks at once and proves that
+//  - every segment lies inside its buffer, and nothing writes the caller's send buffer;
+//  - every send meets, in the same round, a receive of the same size from the same peer
+//    (so no round can deadlock: by the round semantics of schedule.hpp, a round whose
+//    messages all match completes on every rank);
+//  - no receive overlaps another receive or a send of the same round (MPI forbids touching
+//    a buffer in use), and no send reads bytes that nothing has written yet;
+//  - at the end, every byte of block i->j sits at its place in rank j's receive buffer,
+//    written there exactly once.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "schedule/schedule.hpp"
+
+namespace topocoll {
+
+struct Verdict {
+  bool ok = true;
+  std::vector<std::string> errors;  // the first few problems found, each naming rank and round
+  std::string summary() const;
+};
+
+Verdict verify(const Schedule& schedule);
+
+}  // namespace topocoll

@@ -1,0 +1,118 @@
+// The verifier must be able to fail: each test breaks a correct schedule in one way and
+// expects the verifier to name the problem.
+#include <gtest/gtest.h>
+
+#include "algorithms/registry.hpp"
+#include "schedule/verifier.hpp"
+
+namespace topocoll {
+namespace {
+
+Schedule correct(std::string_view name, int p = 4, std::size_t b = 2) {
+  return build_full_schedule(*find_alltoall_algorithm(name), AlltoallProblem{p, b, nullptr, {}});
+}
+
+void expect_rejected(const Schedule& s, const std::string& needle) {
+  const Verdict verdict = verify(s);
+  ASSERT_FALSE(verdict.ok) << "expected a failure mentioning '" << needle << "'";
+  EXPECT_NE(verdict.summary().find(needle), std::string::npos) << verdict.summary();
+}
+
+TEST(VerifierRejects, MissingReceive) {
+  Schedule s = correct("shift");
+  s.ranks[1].rounds[0].recvs.clear();
+  expect_rejected(s, "no matching receive");
+}
+
+TEST(VerifierRejects, MissingSend) {
+  Schedule s = correct("shift");
+  s.ranks[2].rounds[1].sends.clear();
+  expect_rejected(s, "no matching send");
+}
+
+TEST(VerifierRejects, SizeMismatch) {
+  Schedule s = correct("pairwise");
+  s.ranks[0].rounds[0].recvs[0].segments[0].length = 1;
+  expect_rejected(s, "meets a receive of 1 bytes");
+}
+
+TEST(VerifierRejects, ReceiveInAnotherRound) {
+  Schedule s = correct("shift");
+  std::swap(s.ranks[3].rounds[0].recvs, s.ranks[3].rounds[1].recvs);
+  expect_rejected(s, "no matching");
+}
+
+TEST(VerifierRejects, WrongPlace) {
+  Schedule s = correct("direct");
+  // Rank 0 stores the block from rank 3 where the block from rank 2 belongs.
+  for (Transfer& r : s.ranks[0].rounds[0].recvs) {
+    if (r.peer == 3) r.segments[0].offset = 2 * 2;
+    else if (r.peer == 2) r.segments[0].offset = 3 * 2;
+  }
+  expect_rejected(s, "expected byte 0 of block 2->0");
+}
+
+TEST(VerifierRejects, DuplicateDelivery) {
+  Schedule s = correct("direct");
+  s.ranks[1].rounds[0].copies.push_back(s.ranks[1].rounds[0].copies[0]);
+  expect_rejected(s, "written 2 times");
+}
+
+TEST(VerifierRejects, MissingOwnBlock) {
+  Schedule s = correct("pairwise");
+  s.ranks[2].rounds[0].copies.clear();
+  expect_rejected(s, "written 0 times");
+}
+
+TEST(VerifierRejects, OutOfBounds) {
+  Schedule s = correct("direct");
+  s.ranks[0].rounds[0].sends[0].segments[0].offset = 7;
+  s.ranks[1].rounds[0].recvs[2].segments[0].offset = 100;
+  expect_rejected(s, "outside the");
+}
+
+TEST(VerifierRejects, WritingTheSendBuffer) {
+  Schedule s = correct("shift");
+  s.ranks[0].rounds[0].copies.push_back({recv_block(0, 2), send_block(1, 2)});
+  expect_rejected(s, "writes the caller's send buffer");
+}
+
+TEST(VerifierRejects, ReceiveOverlappingSendOfSameRound) {
+  Schedule s = correct("bruck", 8, 2);
+  // Make rank 0 receive round 1 into the scratch slot it sends from in that round.
+  Round& round = s.ranks[0].rounds[1];
+  ASSERT_FALSE(round.sends[0].segments.empty());
+  Segment sent = round.sends[0].segments[0];
+  sent.buffer = BufferKind::scratch;
+  round.sends[0].segments[0] = sent;
+  round.recvs[0].segments[0] = sent;
+  expect_rejected(s, "overlaps");
+}
+
+TEST(VerifierRejects, ReadingUnwrittenScratch) {
+  Schedule s = correct("shift");
+  s.ranks[0].scratch_bytes = 2;
+  s.ranks[0].rounds[0].sends[0].segments[0] = scratch_range(0, 2);
+  expect_rejected(s, "nothing has written");
+}
+
+TEST(VerifierRejects, TwoMessagesToOnePeerInOneRound) {
+  Schedule s = correct("pairwise", 2, 2);
+  s.ranks[0].rounds[0].sends.push_back(s.ranks[0].rounds[0].sends[0]);
+  expect_rejected(s, "two sends with peer 1");
+}
+
+TEST(VerifierRejects, SelfMessage) {
+  Schedule s = correct("shift");
+  s.ranks[0].rounds[0].sends[0].peer = 0;
+  expect_rejected(s, "to itself");
+}
+
+TEST(VerifierRejects, WrongRankCount) {
+  Schedule s = correct("shift");
+  s.ranks.pop_back();
+  expect_rejected(s, "describes 3 ranks");
+}
+
+}  // namespace
+}  // namespace topocoll
