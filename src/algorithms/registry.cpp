@@ -3,6 +3,7 @@
 #include <array>
 
 #include "algorithms/flat_algorithms.hpp"
+#include "algorithms/lg.hpp"
 
 namespace topocoll {
 
@@ -20,6 +21,8 @@ constexpr std::array kAlgorithms = {
                       supports_group_shuffle, build_group_shuffle, predict_group_shuffle_us},
     AlltoallAlgorithm{"bruck", "log2(p) store-and-forward rounds, for small messages", always, build_bruck,
                       predict_bruck_us},
+    AlltoallAlgorithm{"lg", "two clusters: exchange inside each, then one aggregated message per partner pair",
+                      supports_lg, build_lg, predict_lg_us},
     AlltoallAlgorithm{"native", "the MPI library's own MPI_Alltoall", always, nullptr, nullptr},
 };
 

@@ -1,0 +1,81 @@
+// The LG two-cluster exchange: proven by the verifier for every n1, n2 from 1 to 16, random
+// larger shapes and random placements of the clusters' ranks; its backbone message count is
+// 2*max(n1,n2) against 2*n1*n2 for direct.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "algorithms/registry.hpp"
+#include "schedule/statistics.hpp"
+#include "schedule/verifier.hpp"
+
+namespace topocoll {
+namespace {
+
+// Two clusters of n1 and n2 ranks; `shuffle` scatters them over the communicator.
+Topology two_clusters(int n1, int n2, std::mt19937* shuffle = nullptr) {
+  std::vector<std::vector<int>> groups;
+  for (int i = 0; i < n1 + n2; ++i) groups.push_back({i < n1 ? 0 : 1});
+  if (shuffle) std::shuffle(groups.begin(), groups.end(), *shuffle);
+  return Topology({"cluster"}, groups);
+}
+
+void check(const Topology& topo, std::size_t b, int n1, int n2) {
+  const AlltoallAlgorithm& lg = *find_alltoall_algorithm("lg");
+  AlltoallProblem problem{topo.size(), b, &topo, {}};
+  ASSERT_TRUE(lg.supports(problem).ok) << lg.supports(problem).reason;
+  const Schedule schedule = build_full_schedule(lg, problem);
+  const Verdict verdict = verify(schedule);
+  EXPECT_TRUE(verdict.ok) << "n1=" << n1 << " n2=" << n2 << ": " << verdict.summary();
+  const ScheduleStats stats = compute_stats(schedule, &topo);
+  EXPECT_EQ(stats.cross.messages, 2u * static_cast<std::size_t>(std::max(n1, n2))) << "n1=" << n1 << " n2=" << n2;
+  EXPECT_EQ(stats.cross.bytes, 2u * n1 * n2 * b) << "every block crosses the backbone exactly once";
+  EXPECT_EQ(stats.rounds, 1 + (std::max(n1, n2) + std::min(n1, n2) - 1) / std::min(n1, n2));
+}
+
+TEST(LgSchedule, EveryShapeUpTo16By16) {
+  for (int n1 = 1; n1 <= 16; ++n1)
+    for (int n2 = 1; n2 <= 16; ++n2) check(two_clusters(n1, n2), 2, n1, n2);
+}
+
+TEST(LgSchedule, RandomPlacements) {
+  std::mt19937 rng(12345);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int n1 = 1 + static_cast<int>(rng() % 12);
+    const int n2 = 1 + static_cast<int>(rng() % 20);
+    check(two_clusters(n1, n2, &rng), 1 + rng() % 3, n1, n2);
+  }
+}
+
+TEST(LgSchedule, RandomLargerShapes) {
+  std::mt19937 rng(777);
+  for (int trial = 0; trial < 6; ++trial) {
+    const int n1 = 1 + static_cast<int>(rng() % 60);
+    const int n2 = 1 + static_cast<int>(rng() % 100);
+    check(two_clusters(n1, n2, &rng), 1, n1, n2);
+  }
+}
+
+TEST(LgSchedule, DirectSendsTwoN1N2BackboneMessages) {
+  const Topology topo = two_clusters(3, 7);
+  AlltoallProblem problem{10, 4, &topo, {}};
+  const ScheduleStats direct = compute_stats(build_full_schedule(*find_alltoall_algorithm("direct"), problem), &topo);
+  const ScheduleStats lg = compute_stats(build_full_schedule(*find_alltoall_algorithm("lg"), problem), &topo);
+  EXPECT_EQ(direct.cross.messages, 2u * 3u * 7u);
+  EXPECT_EQ(lg.cross.messages, 2u * 7u);
+}
+
+TEST(LgSchedule, NotApplicableWithoutTwoClusters) {
+  const AlltoallAlgorithm& lg = *find_alltoall_algorithm("lg");
+  const Topology flat = Topology::flat(6);
+  EXPECT_FALSE(lg.supports(AlltoallProblem{6, 1, nullptr, {}}).ok);
+  const Applicability one = lg.supports(AlltoallProblem{6, 1, &flat, {}});
+  EXPECT_FALSE(one.ok);
+  EXPECT_NE(one.reason.find("two groups"), std::string::npos) << one.reason;
+  const Topology three = *Topology::parse("clusters:2,2,2", nullptr);
+  EXPECT_FALSE(lg.supports(AlltoallProblem{6, 1, &three, {}}).ok);
+}
+
+}  // namespace
+}  // namespace topocoll
