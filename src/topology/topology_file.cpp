@@ -1,0 +1,161 @@
+#include "topology/topology_file.hpp"
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace topocoll {
+
+namespace {
+
+using nlohmann::json;
+
+// Turns per-rank paths of group names into dense group ids per level.
+Topology from_paths(std::vector<std::string> levels, const std::vector<std::vector<std::string>>& paths) {
+  std::vector<std::map<std::vector<std::string>, int>> ids(levels.size());
+  std::vector<std::vector<int>> groups;
+  for (const auto& path : paths) {
+    std::vector<int> row;
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+      std::vector<std::string> prefix(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(l + 1));
+      auto [it, fresh] = ids[l].try_emplace(prefix, static_cast<int>(ids[l].size()));
+      row.push_back(it->second);
+    }
+    groups.push_back(std::move(row));
+  }
+  return Topology(std::move(levels), std::move(groups));
+}
+
+// Reads one path of group names; `where` names the entry for error messages.
+std::optional<std::vector<std::string>> read_path(const json& entry, std::size_t levels, const std::string& where,
+                                                  std::string* error) {
+  if (!entry.is_array()) {
+    *error = where + " must be an array of group names, one per level";
+    return std::nullopt;
+  }
+  if (entry.size() != levels) {
+    *error = where + " has " + std::to_string(entry.size()) + " group names, expected " + std::to_string(levels) +
+             " (one per level)";
+    return std::nullopt;
+  }
+  std::vector<std::string> path;
+  for (std::size_t l = 0; l < entry.size(); ++l) {
+    if (!entry[l].is_string() || entry[l].get<std::string>().empty()) {
+      *error = where + "[" + std::to_string(l) + "] must be a non-empty string";
+      return std::nullopt;
+    }
+    path.push_back(entry[l].get<std::string>());
+  }
+  return path;
+}
+
+}  // namespace
+
+std::optional<Topology> parse_topology_json(std::string_view text, const std::vector<std::string>& hosts,
+                                            std::string* error) {
+  std::string scratch_error;
+  if (!error) error = &scratch_error;
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    *error = std::string("not valid JSON: ") + e.what();
+    return std::nullopt;
+  }
+  if (!doc.is_object()) {
+    *error = "the topology must be a JSON object with \"levels\" and \"ranks\" or \"hosts\"";
+    return std::nullopt;
+  }
+  if (!doc.contains("levels") || !doc["levels"].is_array() || doc["levels"].empty()) {
+    *error = "\"levels\" must be a non-empty array of level names, outermost first";
+    return std::nullopt;
+  }
+  std::vector<std::string> levels;
+  for (std::size_t l = 0; l < doc["levels"].size(); ++l) {
+    const json& name = doc["levels"][l];
+    if (!name.is_string() || name.get<std::string>().empty()) {
+      *error = "levels[" + std::to_string(l) + "] must be a non-empty string";
+      return std::nullopt;
+    }
+    levels.push_back(name.get<std::string>());
+  }
+  const bool by_rank = doc.contains("ranks"), by_host = doc.contains("hosts");
+  if (by_rank == by_host) {
+    *error = "give exactly one of \"ranks\" (by rank) and \"hosts\" (by host name)";
+    return std::nullopt;
+  }
+  for (const auto& [key, value] : doc.items()) {
+    if (key != "levels" && key != "ranks" && key != "hosts") {
+      *error = "unknown field \"" + key + "\" (expected levels, ranks or hosts)";
+      return std::nullopt;
+    }
+  }
+  std::vector<std::vector<std::string>> paths;
+  if (by_rank) {
+    const json& ranks = doc["ranks"];
+    if (!ranks.is_array()) {
+      *error = "\"ranks\" must be an array with one entry per rank";
+      return std::nullopt;
+    }
+    if (ranks.size() != hosts.size()) {
+      *error = "\"ranks\" describes " + std::to_string(ranks.size()) + " ranks, but there are " +
+               std::to_string(hosts.size()) + " (every rank must be described exactly once)";
+      return std::nullopt;
+    }
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+      auto path = read_path(ranks[r], levels.size(), "ranks[" + std::to_string(r) + "]", error);
+      if (!path) return std::nullopt;
+      paths.push_back(std::move(*path));
+    }
+  } else {
+    const json& table = doc["hosts"];
+    if (!table.is_object()) {
+      *error = "\"hosts\" must be an object mapping host names to group names";
+      return std::nullopt;
+    }
+    std::map<std::string, std::vector<std::string>> by_name;
+    for (const auto& [name, entry] : table.items()) {
+      auto path = read_path(entry, levels.size(), "hosts[\"" + name + "\"]", error);
+      if (!path) return std::nullopt;
+      by_name[name] = std::move(*path);
+    }
+    for (std::size_t r = 0; r < hosts.size(); ++r) {
+      auto it = by_name.find(hosts[r]);
+      if (it == by_name.end()) {
+        *error = "rank " + std::to_string(r) + " runs on host \"" + hosts[r] + "\", which \"hosts\" does not list";
+        return std::nullopt;
+      }
+      paths.push_back(it->second);
+    }
+  }
+  return from_paths(std::move(levels), paths);
+}
+
+std::optional<Topology> load_topology_spec(std::string_view spec, const std::vector<std::string>& hosts,
+                                           std::string* error) {
+  std::string scratch_error;
+  if (!error) error = &scratch_error;
+  const int size = static_cast<int>(hosts.size());
+  if (spec.rfind("clusters:", 0) == 0 || spec.rfind("flat:", 0) == 0) {
+    auto topo = Topology::parse(spec, error);
+    if (topo && topo->size() != size) {
+      *error = "topology '" + std::string(spec) + "' describes " + std::to_string(topo->size()) +
+               " ranks, but there are " + std::to_string(size);
+      return std::nullopt;
+    }
+    return topo;
+  }
+  std::ifstream file{std::string(spec)};
+  if (!file) {
+    *error = "topology '" + std::string(spec) + "' is neither clusters:N1,N2,..., flat:N nor a readable file";
+    return std::nullopt;
+  }
+  std::ostringstream text;
+  text << file.rdbuf();
+  auto topo = parse_topology_json(text.str(), hosts, error);
+  if (!topo) *error = "topology file '" + std::string(spec) + "': " + *error;
+  return topo;
+}
+
+}  // namespace topocoll

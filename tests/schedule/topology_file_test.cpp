@@ -1,0 +1,89 @@
+// The JSON topology file: by rank, by host name, nested group names, and errors that name the
+// field or entry at fault.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "topology/topology_file.hpp"
+
+namespace topocoll {
+namespace {
+
+std::vector<std::string> hosts(int n, const std::string& name = "h") { return std::vector<std::string>(n, name); }
+
+TEST(TopologyFile, ByRankWithNestedNames) {
+  std::string error;
+  const auto t = parse_topology_json(
+      R"({"levels": ["cluster", "node"], "ranks": [["c1","n0"],["c1","n0"],["c2","n0"],["c2","n1"]]})", hosts(4),
+      &error);
+  ASSERT_TRUE(t) << error;
+  EXPECT_EQ(t->group_count(0), 2);
+  EXPECT_EQ(t->group_count(1), 3);  // c1/n0, c2/n0, c2/n1: n0 in c2 is not n0 in c1
+  EXPECT_EQ(t->separating_level(0, 1), -1);
+  EXPECT_EQ(t->separating_level(0, 2), 0);
+  EXPECT_EQ(t->separating_level(2, 3), 1);
+}
+
+TEST(TopologyFile, ByHostName) {
+  std::string error;
+  const auto t = parse_topology_json(R"({"levels": ["cluster"], "hosts": {"a": ["nancy"], "b": ["rennes"]}})",
+                                     {"a", "b", "a", "b", "b"}, &error);
+  ASSERT_TRUE(t) << error;
+  EXPECT_EQ(t->group(0, 0), t->group(2, 0));
+  EXPECT_NE(t->group(0, 0), t->group(1, 0));
+  EXPECT_EQ(t->group(1, 0), t->group(4, 0));
+}
+
+struct BadCase {
+  const char* json;
+  int ranks;
+  const char* needle;
+};
+
+TEST(TopologyFile, ErrorsNameTheFault) {
+  const BadCase cases[] = {
+      {"{", 1, "not valid JSON"},
+      {"[1]", 1, "must be a JSON object"},
+      {R"({"ranks": [["a"]]})", 1, "\"levels\""},
+      {R"({"levels": ["c", 3], "ranks": []})", 1, "levels[1]"},
+      {R"({"levels": ["c"]})", 1, "exactly one of"},
+      {R"({"levels": ["c"], "ranks": [["a"]], "hosts": {}})", 1, "exactly one of"},
+      {R"({"levels": ["c"], "ranks": [["a"]], "extra": 1})", 1, "unknown field \"extra\""},
+      {R"({"levels": ["c"], "ranks": [["a"], ["b"]]})", 3, "describes 2 ranks, but there are 3"},
+      {R"({"levels": ["c", "n"], "ranks": [["a", "x"], ["b"]]})", 2, "ranks[1] has 1 group names, expected 2"},
+      {R"({"levels": ["c"], "ranks": [["a"], [""]]})", 2, "ranks[1][0]"},
+      {R"({"levels": ["c"], "ranks": [["a"], "b"]})", 2, "ranks[1] must be an array"},
+      {R"({"levels": ["c"], "hosts": {"h": ["a"]}})", 2, "which \"hosts\" does not list"},
+      {R"({"levels": ["c"], "hosts": {"h": "a"}})", 1, "hosts[\"h\"]"},
+  };
+  for (const BadCase& c : cases) {
+    std::string error;
+    std::vector<std::string> names = hosts(c.ranks);
+    if (std::string(c.needle).find("does not list") != std::string::npos) names.back() = "other";
+    EXPECT_FALSE(parse_topology_json(c.json, names, &error)) << c.json;
+    EXPECT_NE(error.find(c.needle), std::string::npos) << c.json << " -> " << error;
+  }
+}
+
+TEST(TopologyFile, SpecIsShorthandOrFile) {
+  std::string error;
+  ASSERT_TRUE(load_topology_spec("clusters:2,3", hosts(5), &error)) << error;
+  EXPECT_FALSE(load_topology_spec("clusters:2,3", hosts(4), &error));
+  EXPECT_NE(error.find("describes 5 ranks, but there are 4"), std::string::npos) << error;
+  EXPECT_FALSE(load_topology_spec("/no/such/file.json", hosts(4), &error));
+  EXPECT_NE(error.find("/no/such/file.json"), std::string::npos) << error;
+
+  const std::string path = ::testing::TempDir() + "topocoll_topology_test.json";
+  std::ofstream(path) << R"({"levels": ["cluster"], "ranks": [["x"], ["y"], ["x"]]})";
+  const auto t = load_topology_spec(path, hosts(3), &error);
+  ASSERT_TRUE(t) << error;
+  EXPECT_EQ(t->group_count(0), 2);
+  std::ofstream(path) << R"({"levels": ["cluster"], "ranks": [["x"]]})";
+  EXPECT_FALSE(load_topology_spec(path, hosts(3), &error));
+  EXPECT_NE(error.find(path), std::string::npos) << error;
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace topocoll
