@@ -17,7 +17,11 @@
 //   The steps of all cluster pairs run in the same rounds.
 // Blocks are read from the send buffer where they are and received at their final place: the
 // only local copy is a rank's own block; collected blocks wait in scratch.
-// Rounds: 1 + max ceil(n_Y/n_X). Messages between clusters X and Y: 2*max(n_X, n_Y) (against
+// Bounded scratch (knobs max_scratch_bytes / segment_bytes): blocks are cut into pieces and
+// the exchange is pipelined piece by piece: round t runs phase 1 of piece t and phase-2 step g
+// of piece t-1-g, so the local exchange of a piece overlaps the backbone steps of the earlier
+// ones. Scratch holds (steps+1) pieces' collected blocks at a time.
+// Rounds: S + max ceil(n_Y/n_X), S pieces (1 without a cap). Messages between clusters X and Y: 2*max(n_X, n_Y) (against
 // 2*n_X*n_Y for direct), each block crossing once. Inside cluster C: n_C(n_C-1).
 #include "algorithms/lg.hpp"
 
@@ -146,11 +150,45 @@ std::optional<LgPlan> make_plan(const AlltoallProblem& problem, std::string* why
   return plan;
 }
 
+// The most blocks any rank collects in phase 1 (scratch per piece is that times the piece).
+std::size_t max_collected(const LgPlan& plan) {
+  std::size_t most = 0;
+  for (int c = 0; c < plan.clusters(); ++c) {
+    for (int t : plan.members(c)) {
+      std::size_t n = 0;
+      for (int s : plan.members(c))
+        if (s != t) n += plan.collected(t, s).size();
+      most = std::max(most, n);
+    }
+  }
+  return most;
+}
+
+// The piece size: the explicit segment_bytes, else the largest piece whose (steps+1) copies of
+// the collected blocks fit under max_scratch_bytes, else the whole block. 0 when the cap is too
+// small for even one byte per block.
+std::size_t piece_bytes(const AlltoallProblem& problem, const LgPlan& plan) {
+  const std::size_t block = problem.block_bytes;
+  if (block == 0) return 0;
+  std::size_t piece = block;
+  if (problem.knobs.segment_bytes > 0) piece = std::min(block, problem.knobs.segment_bytes);
+  const std::size_t cap = problem.knobs.max_scratch_bytes;
+  const std::size_t per_byte = max_collected(plan) * static_cast<std::size_t>(plan.max_steps() + 1);
+  if (cap > 0 && per_byte > 0 && piece * per_byte > cap) piece = cap / per_byte;
+  return piece;
+}
+
 }  // namespace
 
 Applicability supports_lg(const AlltoallProblem& problem) {
   std::string why;
-  if (!make_plan(problem, &why)) return {false, why};
+  const auto plan = make_plan(problem, &why);
+  if (!plan) return {false, why};
+  if (problem.block_bytes > 0 && piece_bytes(problem, *plan) == 0) {
+    const std::size_t need = max_collected(*plan) * static_cast<std::size_t>(plan->max_steps() + 1);
+    return {false, "lg's scratch cap of " + std::to_string(problem.knobs.max_scratch_bytes) +
+                       " bytes is below the " + std::to_string(need) + " bytes it needs for one-byte pieces"};
+  }
   return {};
 }
 
@@ -159,51 +197,68 @@ RankSchedule build_lg(const AlltoallProblem& problem, int rank) {
   const auto plan = make_plan(problem, &why);
   RankSchedule s;
   if (!plan) return s;  // supports() says why; builders run only when it holds
-  const std::size_t b = problem.block_bytes;
+  const std::size_t block = problem.block_bytes;
   const int me = rank;
   int my_cluster = 0;
   for (int c = 0; c < plan->clusters(); ++c) {
     const auto& m = plan->members(c);
     if (std::find(m.begin(), m.end(), me) != m.end()) my_cluster = c;
   }
-  s.rounds.resize(1 + static_cast<std::size_t>(plan->max_steps()));
+  const int steps = plan->max_steps();
+  const std::size_t piece = piece_bytes(problem, *plan);
+  const int pieces = piece == 0 ? 1 : static_cast<int>((block + piece - 1) / piece);
+  s.rounds.resize(static_cast<std::size_t>(pieces + steps));
+  s.rounds[0].copies.push_back({send_block(me, block), recv_block(me, block)});
 
-  // Phase 1: scratch slots in the order the blocks arrive.
+  // Scratch slots of one piece, in the order its blocks arrive in phase 1.
   std::map<Block, std::size_t> slot;
-  Round& local = s.rounds[0];
-  local.copies.push_back({send_block(me, b), recv_block(me, b)});
   for (int peer : plan->members(my_cluster)) {
     if (peer == me) continue;
-    Transfer send{peer, {send_block(peer, b)}};
-    for (const auto& [src, dst] : plan->collected(peer, me)) send.segments.push_back(send_block(dst, b));
-    Transfer recv{peer, {recv_block(peer, b)}};
-    for (const Block& block : plan->collected(me, peer)) {
-      const std::size_t offset = slot.size() * b;
-      slot[block] = offset;
-      recv.segments.push_back(scratch_range(offset, b));
-    }
-    local.sends.push_back(std::move(send));
-    local.recvs.push_back(std::move(recv));
+    for (const Block& blk : plan->collected(me, peer)) slot.emplace(blk, slot.size());
   }
-  s.scratch_bytes = slot.size() * b;
+  const std::size_t ring = static_cast<std::size_t>(steps + 1);  // pieces alive at once
+  s.scratch_bytes = slot.size() * piece * std::min<std::size_t>(ring, static_cast<std::size_t>(pieces));
 
-  // Phase 2: one aggregated message each way with each partner.
-  for (int g = 0; g < plan->max_steps(); ++g) {
-    for (int o = 0; o < plan->clusters(); ++o) {
-      if (o == my_cluster) continue;
-      const auto [partner, blocks] = plan->phase2(me, o, g);
-      if (partner < 0) continue;
-      Transfer send{partner, {}};
-      for (const auto& [src, dst] : blocks) {
-        send.segments.push_back(src == me ? send_block(dst, b) : scratch_range(slot.at({src, dst}), b));
-      }
-      Transfer recv{partner, {}};
-      for (const auto& [src, dst] : plan->phase2(partner, my_cluster, g).second) {
-        recv.segments.push_back(recv_block(src, b));
-      }
-      s.rounds[1 + g].sends.push_back(std::move(send));
-      s.rounds[1 + g].recvs.push_back(std::move(recv));
+  for (int x = 0; x < pieces; ++x) {
+    const std::size_t lo = static_cast<std::size_t>(x) * piece;
+    const std::size_t len = std::min(piece, block - std::min(block, lo));
+    auto user = [&](BufferKind kind, int index) { return Segment{kind, index * block + lo, len}; };
+    const std::size_t base = (static_cast<std::size_t>(x) % ring) * slot.size() * piece;
+    auto stored = [&](const Block& blk) { return scratch_range(base + slot.at(blk) * piece, len); };
+
+    Round& local = s.rounds[x];
+    for (int peer : plan->members(my_cluster)) {
+      if (peer == me) continue;
+      Transfer send{peer, {user(BufferKind::send, peer)}};
+      for (const auto& [src, dst] : plan->collected(peer, me)) send.segments.push_back(user(BufferKind::send, dst));
+      Transfer recv{peer, {user(BufferKind::recv, peer)}};
+      for (const Block& blk : plan->collected(me, peer)) recv.segments.push_back(stored(blk));
+      local.sends.push_back(std::move(send));
+      local.recvs.push_back(std::move(recv));
     }
+    for (int g = 0; g < steps; ++g) {
+      for (int o = 0; o < plan->clusters(); ++o) {
+        if (o == my_cluster) continue;
+        const auto [partner, blocks] = plan->phase2(me, o, g);
+        if (partner < 0) continue;
+        Transfer send{partner, {}};
+        for (const Block& blk : blocks) {
+          send.segments.push_back(blk.first == me ? user(BufferKind::send, blk.second) : stored(blk));
+        }
+        Transfer recv{partner, {}};
+        for (const auto& [src, dst] : plan->phase2(partner, my_cluster, g).second) {
+          recv.segments.push_back(user(BufferKind::recv, src));
+        }
+        Round& round = s.rounds[static_cast<std::size_t>(x + 1 + g)];
+        round.sends.push_back(std::move(send));
+        round.recvs.push_back(std::move(recv));
+      }
+    }
+  }
+  // Pieces past the last step of a pair leave empty rounds at the end; drop them.
+  while (s.rounds.size() > 1 && s.rounds.back().sends.empty() && s.rounds.back().recvs.empty() &&
+         s.rounds.back().copies.empty()) {
+    s.rounds.pop_back();
   }
   return s;
 }

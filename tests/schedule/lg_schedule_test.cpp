@@ -104,3 +104,59 @@ TEST(LgSchedule, MoreThanTwoClusters) {
 
 }  // namespace
 }  // namespace topocoll
+
+namespace topocoll {
+namespace {
+
+// Bounded scratch: pieces pipelined so that phase 1 of a piece overlaps phase 2 of earlier
+// ones; the scratch stays under the cap and the backbone carries each byte once.
+TEST(LgSchedule, PipelinedUnderAScratchCap) {
+  const AlltoallAlgorithm& lg = *find_alltoall_algorithm("lg");
+  for (auto [n1, n2] : {std::pair{3, 7}, {4, 4}, {1, 7}, {5, 3}, {2, 9}}) {
+    const Topology topo = two_clusters(n1, n2);
+    for (std::size_t cap : {std::size_t{0}, std::size_t{64}, std::size_t{200}, std::size_t{1000}}) {
+      AlltoallProblem problem{topo.size(), 10, &topo, {}};
+      problem.knobs.max_scratch_bytes = cap;
+      const Applicability fits = lg.supports(problem);
+      if (!fits.ok) {
+        EXPECT_NE(fits.reason.find("scratch cap"), std::string::npos) << fits.reason;
+        continue;
+      }
+      const Schedule schedule = build_full_schedule(lg, problem);
+      const Verdict verdict = verify(schedule);
+      EXPECT_TRUE(verdict.ok) << n1 << "," << n2 << " cap " << cap << ": " << verdict.summary();
+      const ScheduleStats stats = compute_stats(schedule, &topo);
+      if (cap > 0) {
+        EXPECT_LE(stats.max_scratch_bytes, cap) << n1 << "," << n2;
+      }
+      EXPECT_EQ(stats.cross.bytes, 2u * n1 * n2 * 10u);
+    }
+  }
+}
+
+TEST(LgSchedule, ExplicitPiecesOverlapPhases) {
+  const AlltoallAlgorithm& lg = *find_alltoall_algorithm("lg");
+  const Topology topo = two_clusters(3, 7);  // 3 backbone steps
+  AlltoallProblem problem{10, 12, &topo, {}};
+  problem.knobs.segment_bytes = 5;  // pieces of 5, 5 and 2 bytes
+  const Schedule schedule = build_full_schedule(lg, problem);
+  EXPECT_TRUE(verify(schedule).ok) << verify(schedule).summary();
+  EXPECT_EQ(compute_stats(schedule, &topo).rounds, 3 + 3);
+  // Round 1 holds phase 1 of piece 1 (inside C1) and step 0 of piece 0 (across).
+  const Round& round1 = schedule.ranks[0].rounds[1];
+  bool local = false, remote = false;
+  for (const Transfer& t : round1.sends) (t.peer < 3 ? local : remote) = true;
+  EXPECT_TRUE(local && remote);
+}
+
+TEST(LgSchedule, CapTooSmallIsNotApplicable) {
+  const Topology topo = two_clusters(3, 7);
+  AlltoallProblem problem{10, 100, &topo, {}};
+  problem.knobs.max_scratch_bytes = 3;
+  const Applicability fits = find_alltoall_algorithm("lg")->supports(problem);
+  EXPECT_FALSE(fits.ok);
+  EXPECT_NE(fits.reason.find("scratch cap of 3 bytes"), std::string::npos) << fits.reason;
+}
+
+}  // namespace
+}  // namespace topocoll
