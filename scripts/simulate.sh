@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Runs topocoll-bench on a simulated platform under SimGrid's smpirun, with a pinned SimGrid
+# configuration that it prints first (on standard error, every line starting with '#').
+# Builds build/smpi first when the benchmark is missing. See usage() or run with -h.
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bench="$repo/build/smpi/tools/topocoll-bench"
+
+usage() {
+  cat <<EOF
+Usage: scripts/simulate.sh [OPTIONS] PLATFORM NP [-- BENCH-ARGS...]
+
+Runs build/smpi/tools/topocoll-bench with NP simulated ranks, one per host of PLATFORM, and
+passes BENCH-ARGS to it (topocoll-bench -h lists them). Simulated time is deterministic:
+computation is not simulated, and topocoll charges its local copies at --copy-bandwidth.
+
+  PLATFORM         a name in platforms/ (e.g. crossbar-16) or a path to a SimGrid .xml file;
+                   the hostfile is the file beside it with the extension .hosts
+  NP               number of ranks, at most the number of host slots in the hostfile
+
+Options:
+  --selector NAME  SMPI's collective decision logic, which decides what the benchmark's
+                   'native' algorithm runs: ompi (default), mpich, mvapich2 or impi
+  --model NAME     network model:
+                     SMPI-unit     SMPI with latency and bandwidth factors 1 (default: the
+                                   platform's numbers are used as written)
+                     CM02          SimGrid's plain max-min flow model, factors 1
+                     SMPI-default  SMPI with its calibrated factor tables (latency x11.6 for
+                                   messages of 64 KiB and more)
+  --cfg KEY:VALUE  an extra SimGrid setting, given after the pinned ones (so it overrides
+                   them); may be repeated, e.g. --cfg network/crosstraffic:1
+  -h, --help       this help
+
+Example:
+  scripts/simulate.sh crossbar-16 16 -- --format csv --algorithms direct,native -m 5968 -i 5
+EOF
+}
+
+die() {
+  echo "simulate.sh: $*" >&2
+  exit 2
+}
+
+available_platforms() {
+  local names=() xml
+  for xml in "$repo"/platforms/*.xml; do
+    [[ -e "$xml" ]] && names+=("$(basename "$xml" .xml)")
+  done
+  echo "${names[*]:-none}"
+}
+
+selector=ompi
+model=SMPI-unit
+extra_cfg=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    -h|--help) usage; exit 0 ;;
+    --selector) [[ $# -ge 2 ]] || die "--selector needs a value"; selector=$2; shift 2 ;;
+    --selector=*) selector=${1#*=}; shift ;;
+    --model) [[ $# -ge 2 ]] || die "--model needs a value"; model=$2; shift 2 ;;
+    --model=*) model=${1#*=}; shift ;;
+    --cfg) [[ $# -ge 2 ]] || die "--cfg needs KEY:VALUE"; extra_cfg+=("$2"); shift 2 ;;
+    --cfg=*) extra_cfg+=("${1#*=}"); shift ;;
+    --) die "PLATFORM and NP come before --; run with -h for the usage" ;;
+    -*) die "unknown option '$1'; run with -h for the usage" ;;
+    *) break ;;
+  esac
+done
+[[ $# -ge 2 ]] || { usage >&2; exit 2; }
+platform=$1
+np=$2
+shift 2
+if [[ $# -gt 0 ]]; then
+  [[ "$1" == "--" ]] || die "expected -- before the benchmark's arguments, got '$1'"
+  shift
+fi
+
+case "$selector" in
+  ompi|mpich|mvapich2|impi) ;;
+  *) die "unknown selector '$selector': use ompi, mpich, mvapich2 or impi" ;;
+esac
+
+case "$model" in
+  SMPI-unit) model_cfg=(network/model:SMPI smpi/lat-factor:0:1 smpi/bw-factor:0:1) ;;
+  CM02) model_cfg=(network/model:CM02 network/latency-factor:1 network/bandwidth-factor:1) ;;
+  SMPI-default) model_cfg=(network/model:SMPI) ;;
+  *) die "unknown network model '$model': use SMPI-unit, CM02 or SMPI-default" ;;
+esac
+
+if [[ "$platform" == */* || "$platform" == *.xml ]]; then
+  platform_xml=$platform
+else
+  platform_xml="$repo/platforms/$platform.xml"
+fi
+[[ -f "$platform_xml" ]] || die "no platform '$platform' (looked for $platform_xml); platforms: $(available_platforms)"
+hostfile="${platform_xml%.xml}.hosts"
+[[ -f "$hostfile" ]] || die "no hostfile beside the platform: $hostfile is missing"
+
+[[ "$np" =~ ^[1-9][0-9]*$ ]] || die "NP must be a positive number of ranks, got '$np'"
+# A hostfile line is 'host' (one slot) or 'host:slots'.
+slots=$(awk -F: 'NF && $1 !~ /^#/ { n += (NF > 1 ? $2 : 1) } END { print n + 0 }' "$hostfile")
+((np <= slots)) || die "NP=$np exceeds the $slots host slots of $hostfile"
+
+if [[ ! -x "$bench" ]]; then
+  echo "# simulate.sh: $bench is missing; building build/smpi" >&2
+  "$repo/scripts/install-deps.sh"
+  (cd "$repo" && cmake --preset smpi >&2 && cmake --build build/smpi -j2 >&2)
+  [[ -x "$bench" ]] || die "the build did not produce $bench"
+fi
+
+# Pinned: deterministic simulated time (no computation is timed), the network model, the
+# collective selector, no reverse-path cross-traffic (on by default: 5% of each flow), and the
+# protocol thresholds and caps that shape point-to-point costs, at SimGrid 3.32's defaults.
+pinned_cfg=(
+  smpi/simulate-computation:no
+  "${model_cfg[@]}"
+  network/crosstraffic:0
+  network/TCP-gamma:4194304
+  smpi/send-is-detached-thresh:65536
+  smpi/async-small-thresh:0
+  smpi/coll-selector:"$selector"
+  smpi/wtime:0
+  smpi/host-speed:1Gf
+)
+cfg_args=()
+for setting in "${pinned_cfg[@]}" "${extra_cfg[@]}"; do cfg_args+=("--cfg=$setting"); done
+
+# smpirun (SimGrid) takes --help for itself; the benchmark's own help is -h.
+bench_args=()
+for arg in "$@"; do
+  if [[ "$arg" == "--help" ]]; then bench_args+=(-h); else bench_args+=("$arg"); fi
+done
+
+{
+  echo "# simulate.sh: $(smpirun -version 2>/dev/null | head -n 1), platform $platform_xml, hostfile $hostfile, np $np"
+  echo "# model $model, selector $selector; SimGrid configuration:"
+  for arg in "${cfg_args[@]}"; do echo "#   $arg"; done
+  # Settings the platform file carries itself (<config><prop id=... value=.../>).
+  sed -n '/<config>/,/<\/config>/ s/.*<prop id="\([^"]*\)" value="\([^"]*\)".*/#   --cfg=\1:\2 (from the platform file)/p' "$platform_xml"
+} >&2
+
+exec smpirun -np "$np" -platform "$platform_xml" -hostfile "$hostfile" "${cfg_args[@]}" \
+  --log=root.thres:warning "$bench" "${bench_args[@]}"

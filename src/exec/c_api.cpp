@@ -1,0 +1,19 @@
+// The C API: thin wrappers over the C++ one that never let an exception cross into C.
+#include <new>
+
+#include "exec/error_report.hpp"
+#include "topocoll/topocoll.h"
+#include "topocoll/topocoll.hpp"
+
+extern "C" int topocoll_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char* algorithm) {
+  try {
+    topocoll::AlltoallOptions options;
+    if (algorithm != nullptr) options.algorithm = algorithm;
+    return topocoll::alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, options);
+  } catch (const std::bad_alloc&) {
+    return topocoll::exec::report_failure(comm, {MPI_ERR_NO_MEM, "alltoall: out of memory"});
+  }
+}
+
+extern "C" const char* topocoll_error_message(void) { return topocoll::exec::last_error_message(); }

@@ -1,0 +1,72 @@
+// The attribute keyval, its delete callback, and lazy creation of the private duplicate.
+#include "exec/comm_state.hpp"
+
+#include <memory>
+#include <utility>
+
+namespace topocoll::exec {
+
+namespace {
+
+int delete_comm_state(MPI_Comm, int, void* attribute_value, void*) {
+  delete static_cast<CommState*>(attribute_value);
+  return MPI_SUCCESS;
+}
+
+// Created once per process (per simulated rank under SMPI, whose privatisation gives each
+// rank its own copy of the statically linked library's data) and never freed.
+int comm_state_keyval() {
+  static const int keyval = [] {
+    int created = MPI_KEYVAL_INVALID;
+    if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_comm_state, &created, nullptr) !=
+        MPI_SUCCESS) {
+      created = MPI_KEYVAL_INVALID;
+    }
+    return created;
+  }();
+  return keyval;
+}
+
+}  // namespace
+
+MaybeFailure CommState::private_comm(MPI_Comm& out) {
+  if (private_comm_.get() == MPI_COMM_NULL) {
+    MPI_Comm duplicate = MPI_COMM_NULL;
+    const int rc = MPI_Comm_dup(user_comm_, &duplicate);
+    if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Comm_dup", rc);
+    OwnedComm owned(duplicate);
+    const int set = MPI_Comm_set_errhandler(duplicate, MPI_ERRORS_RETURN);
+    if (set != MPI_SUCCESS) return mpi_call_failure("MPI_Comm_set_errhandler", set);
+    private_comm_ = std::move(owned);
+  }
+  out = private_comm_.get();
+  return std::nullopt;
+}
+
+MaybeFailure find_comm_state(MPI_Comm comm, CommState*& state) {
+  const int keyval = comm_state_keyval();
+  if (keyval == MPI_KEYVAL_INVALID) {
+    return Failure{MPI_ERR_INTERN, "could not create the communicator attribute keyval"};
+  }
+  void* value = nullptr;
+  int found = 0;
+  int rc = MPI_Comm_get_attr(comm, keyval, &value, &found);
+  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Comm_get_attr", rc);
+  if (found) {
+    state = static_cast<CommState*>(value);
+    return std::nullopt;
+  }
+  auto created = std::make_unique<CommState>(comm);
+  rc = MPI_Comm_set_attr(comm, keyval, created.get());
+  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Comm_set_attr", rc);
+  state = created.release();
+  return std::nullopt;
+}
+
+MaybeFailure local_probe_comm(MPI_Comm& out) {
+  CommState* self_state = nullptr;
+  if (auto failure = find_comm_state(MPI_COMM_SELF, self_state)) return failure;
+  return self_state->private_comm(out);
+}
+
+}  // namespace topocoll::exec

@@ -1,0 +1,43 @@
+// The library's state for one user communicator, cached on it with an MPI attribute (the
+// library's only global is that attribute's keyval): the private duplicate the library
+// communicates on, so that its messages never match the user's point-to-point traffic; the
+// ExecutionPlans built for it; and, on MPI_COMM_SELF only, the error log. The attribute's
+// delete callback frees everything when the user frees the communicator, or when
+// MPI_Finalize deletes MPI_COMM_SELF's attributes. Duplicating the user's communicator does
+// not copy the state (MPI_COMM_NULL_COPY_FN).
+#pragma once
+
+#include <mpi.h>
+
+#include "exec/error_log.hpp"
+#include "exec/failure.hpp"
+#include "exec/mpi_handles.hpp"
+#include "exec/plan_cache.hpp"
+
+namespace topocoll::exec {
+
+class CommState {
+ public:
+  explicit CommState(MPI_Comm user_comm) : user_comm_(user_comm) {}
+
+  // The private duplicate, with MPI_ERRORS_RETURN. The first call duplicates the user's
+  // communicator: collective over it, like the operation that asks.
+  MaybeFailure private_comm(MPI_Comm& out);
+  PlanCache& plans() { return plans_; }
+  ErrorLog& errors() { return errors_; }
+
+ private:
+  MPI_Comm user_comm_;
+  OwnedComm private_comm_;
+  PlanCache plans_;
+  ErrorLog errors_;
+};
+
+// The state cached on `comm`, created on first use (local: no communication).
+MaybeFailure find_comm_state(MPI_Comm comm, CommState*& state);
+
+// A communicator of this process alone with MPI_ERRORS_RETURN (MPI_COMM_SELF's private
+// duplicate): for local probes whose failures must come back as codes.
+MaybeFailure local_probe_comm(MPI_Comm& out);
+
+}  // namespace topocoll::exec

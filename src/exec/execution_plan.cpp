@@ -1,0 +1,141 @@
+// Turning a RankSchedule into an ExecutionPlan: bounds checks, segment coalescing and the
+// cached datatypes of single-buffer transfers.
+#include "exec/execution_plan.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "exec/byte_datatype.hpp"
+
+namespace topocoll::exec {
+
+namespace {
+
+std::string describe(const Segment& s) {
+  return std::string(to_string(s.buffer)) + "[" + std::to_string(s.offset) + ", +" +
+         std::to_string(s.length) + ")";
+}
+
+class SegmentBounds {
+ public:
+  SegmentBounds(std::size_t buffer_bytes, std::size_t scratch_bytes)
+      : buffer_bytes_(buffer_bytes), scratch_bytes_(scratch_bytes) {}
+
+  MaybeFailure check(const Segment& s) const {
+    const std::size_t limit = s.buffer == BufferKind::scratch ? scratch_bytes_ : buffer_bytes_;
+    if (s.offset > limit || s.length > limit - s.offset) {
+      return Failure{MPI_ERR_INTERN, "schedule segment " + describe(s) + " lies outside its " +
+                                         std::to_string(limit) + "-byte buffer"};
+    }
+    return std::nullopt;
+  }
+
+ private:
+  std::size_t buffer_bytes_;
+  std::size_t scratch_bytes_;
+};
+
+// Merges segments that continue each other in the same buffer, drops empty ones, and cuts
+// what remains into pieces MPI can count with an int.
+std::vector<Segment> coalesce_into_pieces(const std::vector<Segment>& segments) {
+  std::vector<Segment> merged;
+  for (const Segment& s : segments) {
+    if (s.length == 0) continue;
+    if (!merged.empty() && merged.back().buffer == s.buffer &&
+        merged.back().offset + merged.back().length == s.offset) {
+      merged.back().length += s.length;
+    } else {
+      merged.push_back(s);
+    }
+  }
+  std::vector<Segment> pieces;
+  for (const Segment& s : merged) {
+    for (std::size_t done = 0; done < s.length; done += kMaxPieceBytes) {
+      const std::size_t length = std::min(kMaxPieceBytes, s.length - done);
+      pieces.push_back({s.buffer, s.offset + done, length});
+    }
+  }
+  return pieces;
+}
+
+MaybeFailure make_relative_hindexed(const std::vector<Segment>& pieces, OwnedDatatype& type) {
+  std::vector<int> lengths;
+  std::vector<MPI_Aint> displacements;
+  const auto first = static_cast<MPI_Aint>(pieces.front().offset);
+  for (const Segment& piece : pieces) {
+    lengths.push_back(static_cast<int>(piece.length));
+    displacements.push_back(static_cast<MPI_Aint>(piece.offset) - first);
+  }
+  return make_byte_hindexed(lengths, displacements, type);
+}
+
+MaybeFailure describe_transfer(const Transfer& transfer, const SegmentBounds& bounds,
+                               bool is_receive, TransferDescription& out) {
+  for (const Segment& s : transfer.segments) {
+    if (auto failure = bounds.check(s)) return failure;
+    if (is_receive && s.buffer == BufferKind::send) {
+      return Failure{MPI_ERR_INTERN, "schedule receives into the send buffer " + describe(s)};
+    }
+  }
+  out.peer = transfer.peer;
+  out.bytes = transfer.bytes();
+  std::vector<Segment> pieces = coalesce_into_pieces(transfer.segments);
+  if (pieces.empty()) {  // an empty message still has to meet its partner
+    out.count = 0;
+    return std::nullopt;
+  }
+  for (const Segment& piece : pieces) {
+    if (piece.buffer != pieces.front().buffer) out.mixes_buffers = true;
+  }
+  if (out.mixes_buffers) {
+    out.pieces = std::move(pieces);
+    return std::nullopt;
+  }
+  out.buffer = pieces.front().buffer;
+  out.offset = pieces.front().offset;
+  if (pieces.size() == 1) {
+    out.count = static_cast<int>(pieces.front().length);
+    out.type = MPI_BYTE;
+    return std::nullopt;
+  }
+  if (auto failure = make_relative_hindexed(pieces, out.cached_type)) return failure;
+  out.count = 1;
+  out.type = out.cached_type.get();
+  return std::nullopt;
+}
+
+}  // namespace
+
+MaybeFailure build_execution_plan(const RankSchedule& schedule, std::size_t buffer_bytes,
+                                  ExecutionPlan& plan) {
+  const SegmentBounds bounds(buffer_bytes, schedule.scratch_bytes);
+  plan.scratch_bytes = schedule.scratch_bytes;
+  plan.rounds.clear();
+  plan.rounds.reserve(schedule.rounds.size());
+  for (const Round& round : schedule.rounds) {
+    PlannedRound& planned = plan.rounds.emplace_back();
+    for (const LocalCopy& copy : round.copies) {
+      if (auto failure = bounds.check(copy.from)) return failure;
+      if (auto failure = bounds.check(copy.to)) return failure;
+      if (copy.from.length != copy.to.length || copy.to.buffer == BufferKind::send) {
+        return Failure{MPI_ERR_INTERN, "schedule copy " + describe(copy.from) + " -> " +
+                                           describe(copy.to) + " is malformed"};
+      }
+      planned.copies.push_back(copy);
+      planned.copy_bytes += copy.from.length;
+    }
+    for (const Transfer& send : round.sends) {
+      if (auto failure = describe_transfer(send, bounds, false, planned.sends.emplace_back())) {
+        return failure;
+      }
+    }
+    for (const Transfer& recv : round.recvs) {
+      if (auto failure = describe_transfer(recv, bounds, true, planned.recvs.emplace_back())) {
+        return failure;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace topocoll::exec

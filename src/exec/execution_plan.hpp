@@ -1,0 +1,52 @@
+// A rank's RankSchedule made ready for MPI, once per (algorithm, block size, knobs) and then
+// cached: adjacent segments coalesced, bounds checked, and every transfer whose segments all
+// live in one buffer described by a byte count or by a committed hindexed datatype relative to
+// that buffer's base, so repeated calls only look things up. A transfer that mixes buffers
+// (bruck's send and scratch blocks) keeps its pieces; the executor describes it per call with
+// absolute addresses, since the buffers move between calls.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "exec/failure.hpp"
+#include "exec/mpi_handles.hpp"
+#include "schedule/schedule.hpp"
+
+namespace topocoll::exec {
+
+// Longest piece one hindexed block or one MPI count can describe.
+inline constexpr std::size_t kMaxPieceBytes = 0x7fffffff;
+
+struct TransferDescription {
+  int peer = 0;
+  std::size_t bytes = 0;
+  // Buffer base + offset, `count` elements of `type`; valid when !mixes_buffers.
+  BufferKind buffer = BufferKind::send;
+  std::size_t offset = 0;
+  int count = 0;
+  MPI_Datatype type = MPI_BYTE;  // MPI_BYTE, or cached_type.get()
+  OwnedDatatype cached_type;
+  // Valid when mixes_buffers: the coalesced pieces, each at most kMaxPieceBytes long.
+  bool mixes_buffers = false;
+  std::vector<Segment> pieces;
+};
+
+struct PlannedRound {
+  std::vector<LocalCopy> copies;
+  std::size_t copy_bytes = 0;
+  std::vector<TransferDescription> sends;
+  std::vector<TransferDescription> recvs;
+};
+
+struct ExecutionPlan {
+  std::vector<PlannedRound> rounds;
+  std::size_t scratch_bytes = 0;
+};
+
+// `buffer_bytes` is the size of the send and receive byte buffers (p * block bytes). Fails
+// with MPI_ERR_INTERN when the schedule reaches outside a buffer or writes the send buffer.
+MaybeFailure build_execution_plan(const RankSchedule& schedule, std::size_t buffer_bytes,
+                                  ExecutionPlan& plan);
+
+}  // namespace topocoll::exec

@@ -1,0 +1,116 @@
+// The executor proper: copies, posting order and the per-call datatypes of transfers that
+// mix buffers (hindexed of MPI_BYTE with absolute addresses, sent from MPI_BOTTOM).
+#include "exec/executor.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "exec/byte_datatype.hpp"
+#include "exec/copy_cost.hpp"
+#include "exec/mpi_handles.hpp"
+#include "exec/request_window.hpp"
+
+namespace topocoll::exec {
+
+namespace {
+
+constexpr int kScheduleTag = 1;
+
+std::byte* base_of(const ByteBuffers& buffers, BufferKind kind) {
+  switch (kind) {
+    case BufferKind::send: return const_cast<std::byte*>(buffers.send);  // only ever read
+    case BufferKind::recv: return buffers.recv;
+    case BufferKind::scratch: return buffers.scratch;
+  }
+  return nullptr;
+}
+
+void run_local_copies(const PlannedRound& round, const ByteBuffers& buffers, double copy_bandwidth) {
+  for (const LocalCopy& copy : round.copies) {
+    std::memmove(base_of(buffers, copy.to.buffer) + copy.to.offset,
+                 base_of(buffers, copy.from.buffer) + copy.from.offset, copy.from.length);
+  }
+  charge_local_copy(round.copy_bytes, copy_bandwidth);
+}
+
+MaybeFailure make_absolute_hindexed(const std::vector<Segment>& pieces, const ByteBuffers& buffers,
+                                    OwnedDatatype& type) {
+  std::vector<int> lengths;
+  std::vector<MPI_Aint> addresses;
+  lengths.reserve(pieces.size());
+  addresses.reserve(pieces.size());
+  for (const Segment& piece : pieces) {
+    MPI_Aint address = 0;
+    const int rc = MPI_Get_address(base_of(buffers, piece.buffer) + piece.offset, &address);
+    if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Get_address", rc);
+    lengths.push_back(static_cast<int>(piece.length));
+    addresses.push_back(address);
+  }
+  return make_byte_hindexed(lengths, addresses, type);
+}
+
+// The point-to-point call for one transfer; per-call datatypes are kept in `call_types`
+// until the round has completed.
+MaybeFailure to_point_to_point(const TransferDescription& transfer, PointToPoint::Direction direction,
+                               const ByteBuffers& buffers, std::vector<OwnedDatatype>& call_types,
+                               PointToPoint& operation) {
+  operation.direction = direction;
+  operation.peer = transfer.peer;
+  if (!transfer.mixes_buffers) {
+    operation.buffer = base_of(buffers, transfer.buffer) + transfer.offset;
+    operation.count = transfer.count;
+    operation.type = transfer.type;
+    return std::nullopt;
+  }
+  OwnedDatatype& type = call_types.emplace_back();
+  if (auto failure = make_absolute_hindexed(transfer.pieces, buffers, type)) return failure;
+  operation.buffer = MPI_BOTTOM;
+  operation.count = 1;
+  operation.type = type.get();
+  return std::nullopt;
+}
+
+// Schedule order for posting: receives then sends when unbounded; otherwise receive i then
+// send i, so that in a bounded window every rank's first exchanges can meet.
+std::vector<std::pair<const TransferDescription*, PointToPoint::Direction>> posting_order(
+    const PlannedRound& round, bool bounded) {
+  using Direction = PointToPoint::Direction;
+  std::vector<std::pair<const TransferDescription*, Direction>> order;
+  order.reserve(round.recvs.size() + round.sends.size());
+  if (!bounded) {
+    for (const TransferDescription& t : round.recvs) order.emplace_back(&t, Direction::receive);
+    for (const TransferDescription& t : round.sends) order.emplace_back(&t, Direction::send);
+    return order;
+  }
+  const std::size_t pairs = std::max(round.recvs.size(), round.sends.size());
+  for (std::size_t i = 0; i < pairs; ++i) {
+    if (i < round.recvs.size()) order.emplace_back(&round.recvs[i], Direction::receive);
+    if (i < round.sends.size()) order.emplace_back(&round.sends[i], Direction::send);
+  }
+  return order;
+}
+
+}  // namespace
+
+MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI_Comm comm,
+                          const ExecutionSettings& settings) {
+  const bool bounded = settings.max_requests > 0;
+  const std::size_t capacity = bounded ? static_cast<std::size_t>(std::max(settings.max_requests, 2)) : 0;
+  for (const PlannedRound& round : plan.rounds) {
+    run_local_copies(round, buffers, settings.copy_bandwidth);
+    std::vector<OwnedDatatype> call_types;  // freed after the round's wait
+    RequestWindow window(comm, kScheduleTag, capacity);
+    for (const auto& [transfer, direction] : posting_order(round, bounded)) {
+      PointToPoint operation;
+      if (auto failure = to_point_to_point(*transfer, direction, buffers, call_types, operation)) {
+        return failure;
+      }
+      if (auto failure = window.post(operation)) return failure;
+    }
+    if (auto failure = window.wait_all()) return failure;
+  }
+  return std::nullopt;
+}
+
+}  // namespace topocoll::exec

@@ -1,0 +1,36 @@
+// Walks one rank's ExecutionPlan on the private communicator. Each round: its local copies
+// (memcpy, charged under SMPI), then all its receives and sends posted with MPI_Irecv and
+// MPI_Isend under one tag (MPI's non-overtaking order suffices: at most one message per peer
+// and direction per round, and a round ends only when all its requests have completed),
+// then wait for all of them.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+
+#include "exec/execution_plan.hpp"
+#include "exec/failure.hpp"
+
+namespace topocoll::exec {
+
+// The contiguous byte buffers a schedule addresses: send and recv hold p blocks each.
+struct ByteBuffers {
+  const std::byte* send = nullptr;
+  std::byte* recv = nullptr;
+  std::byte* scratch = nullptr;
+};
+
+struct ExecutionSettings {
+  // 0: post a whole round at once, receives first. n > 0: at most max(n, 2) requests in
+  // flight, posted in schedule order with each round's i-th receive just before its i-th
+  // send. Two is the floor because with one request every rank could sit on a receive (or a
+  // rendezvous send) whose partner never gets to post its side.
+  int max_requests = 0;
+  double copy_bandwidth = 0.0;  // bytes per second, charged under SMPI
+};
+
+MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI_Comm comm,
+                          const ExecutionSettings& settings);
+
+}  // namespace topocoll::exec

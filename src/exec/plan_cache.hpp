@@ -1,0 +1,46 @@
+// The ExecutionPlans of one communicator, keyed by what a schedule depends on besides p and
+// the rank: algorithm, block bytes and knobs. Small and least-recently-used, so that a
+// program sweeping many sizes does not keep every plan (and its datatypes) alive.
+#pragma once
+
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exec/execution_plan.hpp"
+
+namespace topocoll::exec {
+
+struct PlanKey {
+  std::string algorithm;
+  std::size_t block_bytes = 0;
+  int group_width = 0;
+  friend auto operator<=>(const PlanKey&, const PlanKey&) = default;
+};
+
+class PlanCache {
+ public:
+  static constexpr std::size_t kDefaultCapacity = 16;
+  explicit PlanCache(std::size_t capacity = kDefaultCapacity) : capacity_(capacity) {}
+
+  // The cached plan for `key`, or null.
+  const ExecutionPlan* find(const PlanKey& key);
+  // Stores `plan` under `key`, evicting the least recently used entry when full.
+  const ExecutionPlan* insert(PlanKey key, std::unique_ptr<ExecutionPlan> plan);
+  std::size_t size() const { return entries_.size(); }
+
+ private:
+  struct Entry {
+    PlanKey key;
+    std::unique_ptr<ExecutionPlan> plan;
+    std::uint64_t last_use = 0;
+  };
+  std::vector<Entry> entries_;
+  std::uint64_t clock_ = 0;
+  std::size_t capacity_;
+};
+
+}  // namespace topocoll::exec

@@ -1,0 +1,104 @@
+// Implementation of the shared helpers of the real-MPI tests.
+#include "mpi_test_support.hpp"
+
+#include <cstdint>
+#include <iostream>
+
+namespace topocoll::testing {
+
+int rank_in(MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  return rank;
+}
+
+int size_of(MPI_Comm comm) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  return size;
+}
+
+void MpiTest::TearDown() {
+  const int failed_here = HasFailure() ? 1 : 0;
+  int failed_anywhere = 0;
+  MPI_Allreduce(&failed_here, &failed_anywhere, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (failed_anywhere && !failed_here) {
+    ADD_FAILURE() << "failed on another rank (its failures are printed with its rank number)";
+  }
+}
+
+const AlltoallAlgorithm& EveryAlgorithm::algorithm() const { return *find_alltoall_algorithm(GetParam()); }
+
+std::vector<std::string> registry_algorithm_names() {
+  std::vector<std::string> names;
+  for (const AlltoallAlgorithm& algorithm : alltoall_algorithms()) names.emplace_back(algorithm.name);
+  return names;
+}
+
+std::string test_name_of(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param;
+  for (char& c : name) {
+    if (c == '-') c = '_';
+  }
+  return name;
+}
+
+bool applies(const AlltoallAlgorithm& algorithm, int p, std::size_t block_bytes, int group_width) {
+  const AlltoallProblem problem{p, block_bytes, nullptr, AlgorithmKnobs{group_width}};
+  const Applicability applicability = algorithm.supports(problem);
+  if (!applicability.ok && rank_in(MPI_COMM_WORLD) == 0) {
+    std::cout << "[   NOTE   ] " << algorithm.name << " does not apply to p=" << p << ", " << block_bytes
+              << "-byte blocks, group width " << group_width << ": " << applicability.reason << " (skipped)\n";
+  }
+  return applicability.ok;
+}
+
+int cell_value(int source, int destination, std::size_t index) {
+  const std::uint32_t mixed = static_cast<std::uint32_t>(source) * 16777619u +
+                              static_cast<std::uint32_t>(destination) * 65599u +
+                              static_cast<std::uint32_t>(index) * 3u + 1u;
+  return static_cast<int>(mixed & 0x7fffffffu);
+}
+
+std::vector<int> make_send_blocks(MPI_Comm comm, std::size_t count) {
+  const int p = size_of(comm);
+  const int rank = rank_in(comm);
+  std::vector<int> blocks(static_cast<std::size_t>(p) * count);
+  for (int d = 0; d < p; ++d) {
+    for (std::size_t i = 0; i < count; ++i) blocks[static_cast<std::size_t>(d) * count + i] = cell_value(rank, d, i);
+  }
+  return blocks;
+}
+
+std::vector<int> expected_receive_blocks(MPI_Comm comm, std::size_t count) {
+  const int p = size_of(comm);
+  const int rank = rank_in(comm);
+  std::vector<int> blocks(static_cast<std::size_t>(p) * count);
+  for (int s = 0; s < p; ++s) {
+    for (std::size_t i = 0; i < count; ++i) blocks[static_cast<std::size_t>(s) * count + i] = cell_value(s, rank, i);
+  }
+  return blocks;
+}
+
+}  // namespace topocoll::testing
+
+namespace topocoll::testing {
+
+::testing::AssertionResult same_elements(const std::vector<int>& actual, const std::vector<int>& expected,
+                                         std::size_t per_block) {
+  if (actual.size() != expected.size()) {
+    return ::testing::AssertionFailure() << "sizes differ: " << actual.size() << " vs " << expected.size();
+  }
+  std::size_t differences = 0;
+  std::size_t first = 0;
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    if (actual[i] != expected[i] && differences++ == 0) first = i;
+  }
+  if (differences == 0) return ::testing::AssertionSuccess();
+  const std::size_t block = per_block == 0 ? 0 : first / per_block;
+  return ::testing::AssertionFailure() << differences << " of " << actual.size()
+                                       << " elements differ; first at element " << first << " (block " << block
+                                       << "): " << actual[first] << " instead of " << expected[first];
+}
+
+}  // namespace topocoll::testing

@@ -1,0 +1,64 @@
+// Helpers shared by the real-MPI tests: the fixture that makes all ranks agree on each test's
+// verdict, the registry's algorithm names as test parameters, fillers whose values encode
+// (source, destination, index), and the reference MPI_Alltoall.
+#pragma once
+
+#include <mpi.h>
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "algorithms/problem.hpp"
+#include "algorithms/registry.hpp"
+
+namespace topocoll::testing {
+
+int rank_in(MPI_Comm comm);
+int size_of(MPI_Comm comm);
+
+// Every test runs on every rank and ends with an MPI_Allreduce of "did I fail": a rank whose
+// own checks passed fails too when another rank failed, so rank 0's report covers all.
+// Tests use EXPECT_* only: an ASSERT returning early on one rank would skip a collective
+// that the others enter.
+class MpiTest : public ::testing::Test {
+ protected:
+  void TearDown() override;
+};
+
+// Parameterised over algorithm names.
+class EveryAlgorithm : public MpiTest, public ::testing::WithParamInterface<std::string> {
+ protected:
+  const AlltoallAlgorithm& algorithm() const;
+};
+
+// Every name in the registry, so that new algorithms are covered automatically.
+std::vector<std::string> registry_algorithm_names();
+// "group-shuffle" -> "group_shuffle" (test names must be identifiers).
+std::string test_name_of(const ::testing::TestParamInfo<std::string>& info);
+
+// Whether `algorithm` applies to p ranks, blocks of `block_bytes` and the given group width;
+// when not, rank 0 says so on stdout (the caller then skips that case).
+bool applies(const AlltoallAlgorithm& algorithm, int p, std::size_t block_bytes, int group_width = 4);
+
+// The value of element `index` of the block `source` sends to `destination`.
+int cell_value(int source, int destination, std::size_t index);
+// A send buffer of p blocks of `count` ints, block d holding cell_value(rank, d, i).
+std::vector<int> make_send_blocks(MPI_Comm comm, std::size_t count);
+// What this rank should hold after an alltoall of `count` ints: block s = cell_value(s, rank, i).
+std::vector<int> expected_receive_blocks(MPI_Comm comm, std::size_t count);
+
+inline constexpr int kCanary = -559038737;  // 0xDEADBEEF: "never written"
+
+}  // namespace topocoll::testing
+
+namespace topocoll::testing {
+
+// Element-wise comparison that reports the first difference (block and index), not the
+// whole buffer.
+::testing::AssertionResult same_elements(const std::vector<int>& actual, const std::vector<int>& expected,
+                                         std::size_t per_block);
+
+}  // namespace topocoll::testing

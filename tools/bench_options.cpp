@@ -1,0 +1,209 @@
+// Parsing of topocoll-bench's command line (CLI11) and the checks that need more than one
+// option at a time: algorithm names against the registry, format-specific options, SMPI-only
+// options.
+#include "bench_options.hpp"
+
+// smpicxx force-includes smpi_helpers.h, whose exit(x) macro would rewrite CLI11's App::exit.
+// Nothing here means the C library's exit.
+#ifdef exit
+#undef exit
+#endif
+
+#include <CLI/CLI.hpp>
+
+#include <charconv>
+#include <iostream>
+#include <limits>
+#include <ostream>
+
+#include "algorithms/registry.hpp"
+
+namespace topocoll::bench {
+
+namespace {
+
+// OSU's split between small and large messages (LARGE_MESSAGE_SIZE) and its defaults.
+constexpr std::size_t kLargeMessageBytes = 8192;
+constexpr int kIterationsSmall = 1000;
+constexpr int kIterationsLarge = 100;
+constexpr int kWarmupSmall = 200;
+constexpr int kWarmupLarge = 10;
+constexpr int kIntMax = std::numeric_limits<int>::max();
+
+#ifdef TOPOCOLL_SMPI
+constexpr bool kBuiltForSmpi = true;
+#else
+constexpr bool kBuiltForSmpi = false;
+#endif
+
+std::size_t parse_byte_count(const std::string& text, const std::string& what) {
+  std::size_t value = 0;
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty() || error != std::errc{} || stop != end) {
+    throw CLI::ValidationError("--message-size", what + " '" + text + "' is not a byte count");
+  }
+  return value;
+}
+
+// "-m 1024" names one size, "-m 4:65536" a doubling sweep from 4 to 65536.
+void parse_size_range(const std::string& text, BenchOptions& options) {
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) {
+    options.min_bytes = options.max_bytes = parse_byte_count(text, "size");
+  } else {
+    options.min_bytes = parse_byte_count(text.substr(0, colon), "minimum size");
+    options.max_bytes = parse_byte_count(text.substr(colon + 1), "maximum size");
+  }
+  if (options.min_bytes > options.max_bytes) {
+    throw CLI::ValidationError("--message-size", "minimum size " + std::to_string(options.min_bytes) +
+                                                     " exceeds maximum size " + std::to_string(options.max_bytes));
+  }
+  // Every rank sends p blocks described by an int count of MPI_BYTE.
+  if (options.max_bytes > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw CLI::ValidationError("--message-size", "a block may hold at most " +
+                                                     std::to_string(std::numeric_limits<int>::max()) + " bytes");
+  }
+}
+
+void check_algorithm_names(const std::vector<std::string>& names) {
+  if (names.empty()) throw CLI::ValidationError("--algorithms", "the list of algorithms is empty");
+  for (const std::string& name : names) {
+    if (find_alltoall_algorithm(name) == nullptr) {
+      throw CLI::ValidationError("--algorithms", "unknown algorithm '" + name +
+                                                     "'; valid names: " + alltoall_algorithm_names());
+    }
+  }
+}
+
+std::vector<std::string> all_algorithm_names() {
+  std::vector<std::string> names;
+  for (const AlltoallAlgorithm& a : alltoall_algorithms()) names.emplace_back(a.name);
+  return names;
+}
+
+std::string algorithm_help() {
+  std::string text = "Comma-separated algorithm names (default: all):";
+  for (const AlltoallAlgorithm& a : alltoall_algorithms()) {
+    text += "\n  ";
+    text += a.name;
+    text += ": ";
+    text += a.summary;
+  }
+  return text;
+}
+
+constexpr const char* kFooter = R"(Output:
+  --format osu (default) prints one OSU-style table per algorithm; --format csv prints the
+  header op,algorithm,np,bytes,avg_us,min_us,max_us,iterations,valid and one row per
+  algorithm and size (bytes = bytes per block; valid = yes, no or skipped). Only rank 0 prints.
+Timing (as the OSU micro-benchmarks): warm-up calls, then timed calls with a barrier between
+  them outside the timed region; each rank averages its calls, the table shows the average,
+  minimum and maximum of those per-rank averages.
+Validation (-c): before timing, each size is run once and its receive buffer compared byte by
+  byte with MPI_Alltoall's on the same data. Off by default for --format osu (as in OSU), on by
+  default for --format csv so that its 'valid' column means something; --no-validate turns it off.
+Examples:
+  mpirun -np 16 topocoll-bench --algorithms direct,native -m 1:65536
+  scripts/simulate.sh crossbar-16 16 -- --format csv -m 5968:763904 -i 5 -x 1)";
+
+}  // namespace
+
+std::vector<std::size_t> BenchOptions::message_sizes() const {
+  std::vector<std::size_t> sizes;
+  std::size_t size = min_bytes;
+  if (size == 0) {
+    sizes.push_back(0);
+    size = 1;
+  }
+  for (; size <= max_bytes; size *= 2) sizes.push_back(size);
+  return sizes;
+}
+
+int BenchOptions::iterations_for(std::size_t bytes) const {
+  if (iterations) return *iterations;
+  return bytes > kLargeMessageBytes ? kIterationsLarge : kIterationsSmall;
+}
+
+int BenchOptions::warmup_for(std::size_t bytes) const {
+  if (warmup) return *warmup;
+  return bytes > kLargeMessageBytes ? kWarmupLarge : kWarmupSmall;
+}
+
+ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
+  BenchOptions options;
+  options.algorithms = all_algorithm_names();
+
+  CLI::App app{"topocoll-bench: latency of MPI_Alltoall-style total exchange for topocoll's "
+               "algorithms and the MPI library's own (native), OSU micro-benchmark style.",
+               "topocoll-bench"};
+  app.footer(kFooter);
+  app.get_formatter()->column_width(30);
+
+  std::string size_range = std::to_string(options.min_bytes) + ":" + std::to_string(options.max_bytes);
+  app.add_option("-m,--message-size", size_range,
+                 "Bytes per block: MIN:MAX sweeps MIN, 2*MIN, 4*MIN... up to MAX; a single "
+                 "number runs that size only")
+      ->capture_default_str();
+  app.add_option("-i,--iterations", options.iterations,
+                 "Timed calls per size (default: 1000 up to 8192 bytes, 100 above)")
+      ->check(CLI::Range(1, kIntMax));
+  app.add_option("-x,--warmup", options.warmup, "Untimed warm-up calls per size (default: 200 up to "
+                                                "8192 bytes, 10 above)")
+      ->check(CLI::Range(0, kIntMax));
+  app.add_option("--algorithms", options.algorithms, algorithm_help())->delimiter(',');
+  std::string format = "osu";
+  app.add_option("--format", format, "Output format")->check(CLI::IsMember({"osu", "csv"}))->capture_default_str();
+  CLI::Option* validate_flag = app.add_flag(
+      "-c,--validate,!--no-validate", options.validate,
+      "Check every size byte-exactly against MPI_Alltoall (default: off for osu, on for csv)");
+  app.add_flag("--predict", options.predict,
+               "osu format only: add the Tam-Wang predicted time (Table 1 parameters at this np) "
+               "as a Predicted(us) column");
+  app.add_option("--group-width", options.group_width, "group-shuffle: partners per round (the paper's w)")
+      ->check(CLI::Range(1, kIntMax))
+      ->capture_default_str();
+  app.add_option("--max-requests", options.max_requests,
+                 "Bound on point-to-point requests in flight per rank (0: no bound)")
+      ->check(CLI::Range(0, kIntMax))
+      ->capture_default_str();
+  app.add_option("--copy-bandwidth", options.copy_bandwidth,
+                 "Simulation: bytes/s charged for topocoll's local copies (0: library default)")
+      ->capture_default_str();
+  app.add_flag("--shared-malloc", options.shared_malloc,
+               "SMPI only: SMPI_SHARED_MALLOC buffers (timing only: the data is garbage, so valid "
+               "is 'skipped')");
+
+  // SimGrid's smpirun takes --help for itself, so point to -h, which works everywhere.
+  app.failure_message([](const CLI::App*, const CLI::Error& error) {
+    return "topocoll-bench: " + std::string(error.what()) + "\nRun topocoll-bench -h for the options.\n";
+  });
+
+  try {
+    app.parse(argc, argv);
+    options.format = format == "csv" ? OutputFormat::csv : OutputFormat::osu;
+    parse_size_range(size_range, options);
+    check_algorithm_names(options.algorithms);
+    if (!(options.copy_bandwidth >= 0.0)) {
+      throw CLI::ValidationError("--copy-bandwidth", "must be a number of bytes per second, 0 or more");
+    }
+    if (options.predict && options.format != OutputFormat::osu) {
+      throw CLI::ValidationError("--predict", "applies to --format osu only (the CSV columns are fixed)");
+    }
+    if (options.shared_malloc && !kBuiltForSmpi) {
+      throw CLI::ValidationError("--shared-malloc", "needs the SMPI build (build/smpi)");
+    }
+    const bool validate_given = validate_flag->count() > 0;
+    if (options.shared_malloc && validate_given && options.validate) {
+      throw CLI::ValidationError("--shared-malloc", "buffers hold no real data: it cannot be combined with -c");
+    }
+    if (!validate_given) options.validate = options.format == OutputFormat::csv;
+    if (options.shared_malloc) options.validate = false;
+  } catch (const CLI::ParseError& error) {
+    std::ostream silent{nullptr};
+    return {std::nullopt, print ? app.exit(error) : app.exit(error, silent, silent)};
+  }
+  return {std::move(options), 0};
+}
+
+}  // namespace topocoll::bench

@@ -1,0 +1,44 @@
+// Command-line options of topocoll-bench, parsed with CLI11, and what follows from them: the
+// message sizes of a sweep, and the iteration counts of each size (OSU defaults unless given).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace topocoll::bench {
+
+enum class OutputFormat { osu, csv };
+
+struct BenchOptions {
+  std::size_t min_bytes = 1;        // -m MIN:MAX, bytes per block
+  std::size_t max_bytes = 1 << 20;
+  std::optional<int> iterations;    // -i; unset: OSU's 1000 (small) / 100 (large)
+  std::optional<int> warmup;        // -x; unset: OSU's 200 (small) / 10 (large)
+  std::vector<std::string> algorithms;
+  OutputFormat format = OutputFormat::osu;
+  bool validate = false;            // -c; default on for --format csv
+  bool predict = false;             // OSU format only: Tam-Wang prediction column
+  int group_width = 4;
+  int max_requests = 0;
+  double copy_bandwidth = 0.0;      // bytes/s, 0: the library default
+  bool shared_malloc = false;       // SMPI only
+
+  // min, 2*min, 4*min, ... up to max (as in the OSU benchmarks); a size of 0 is followed by 1.
+  std::vector<std::size_t> message_sizes() const;
+  int iterations_for(std::size_t bytes) const;
+  int warmup_for(std::size_t bytes) const;
+};
+
+// The result of parsing: options to run with, or (after --help or an error) the exit status.
+struct ParsedCommandLine {
+  std::optional<BenchOptions> options;
+  int exit_status = 0;
+};
+
+// Parses the command line. Help and error messages are printed only when `print` is true (on
+// rank 0), so that every rank can parse and all of them agree on the outcome.
+ParsedCommandLine parse_command_line(int argc, char** argv, bool print);
+
+}  // namespace topocoll::bench
