@@ -3,6 +3,7 @@
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <string>
 
 #include "topocoll/topocoll.h"
@@ -18,8 +19,19 @@ struct AlltoallOptions {
   // algorithm posts a whole round at once; this caps it, like UCC's num_posts.
   int max_requests = 0;
   // Simulation only (SMPI build): simulated bandwidth of local copies and packing, in bytes
-  // per second, charged with smpi_execute. 0 selects the library default (5e9).
+  // per second, charged as simulated computation on the calling rank's host. 0 selects the
+  // library default (5e9).
   double copy_bandwidth = 0.0;
+  // The machine's hierarchy, for topology-aware algorithms (lg): `clusters:N1,N2,...` (by
+  // rank of MPI_COMM_WORLD), `flat:N`, or the path of a topology file (docs/topology.md).
+  // Empty: the TOPOCOLL_TOPOLOGY environment variable, or when unset only the node level
+  // (ranks sharing memory, from MPI_Comm_split_type). A sub-communicator sees the groups of
+  // its members.
+  std::string topology;
+  // lg: cap on the library's scratch memory per rank, in bytes (0: no cap); larger exchanges
+  // are pipelined in pieces. segment_bytes sets the piece size directly (0: from the cap).
+  std::size_t max_scratch_bytes = 0;
+  std::size_t segment_bytes = 0;
 };
 
 // MPI_Alltoall semantics (MPI_IN_PLACE accepted as sendbuf). Returns MPI_SUCCESS or an MPI

@@ -22,7 +22,7 @@ constexpr std::array kAlgorithms = {
     AlltoallAlgorithm{"bruck", "log2(p) store-and-forward rounds, for small messages", always, build_bruck,
                       predict_bruck_us},
     AlltoallAlgorithm{"lg", "two clusters: exchange inside each, then one aggregated message per partner pair",
-                      supports_lg, build_lg, predict_lg_us},
+                      supports_lg, build_lg, predict_lg_us, true},
     AlltoallAlgorithm{"native", "the MPI library's own MPI_Alltoall", always, nullptr, nullptr},
 };
 

@@ -19,6 +19,7 @@ struct AlltoallAlgorithm {
   Applicability (*supports)(const AlltoallProblem&);
   RankSchedule (*build)(const AlltoallProblem&, int rank);            // null for native
   double (*predict_us)(const AlltoallProblem&, const TamWangParams&);  // closed form; null for native
+  bool needs_topology = false;  // applies only once the problem carries the machine's topology
 };
 
 std::span<const AlltoallAlgorithm> alltoall_algorithms();

@@ -109,8 +109,14 @@ MaybeFailure check_alltoall(const AlltoallArguments& a, const AlltoallOptions& o
     return failure;
   }
 
-  checked.problem = AlltoallProblem{size, checked.block_bytes, nullptr, AlgorithmKnobs{options.group_width}};
-  if (checked.algorithm->supports != nullptr) {
+  AlgorithmKnobs knobs;
+  knobs.group_width = options.group_width;
+  knobs.max_scratch_bytes = options.max_scratch_bytes;
+  knobs.segment_bytes = options.segment_bytes;
+  checked.problem = AlltoallProblem{size, checked.block_bytes, nullptr, knobs};
+  // Topology-aware algorithms are checked once the topology is known (that takes
+  // communication); the others now.
+  if (checked.algorithm->supports != nullptr && !checked.algorithm->needs_topology) {
     const Applicability applicability = checked.algorithm->supports(checked.problem);
     if (!applicability.ok) {
       return Failure{MPI_ERR_ARG, "algorithm '" + options.algorithm + "' does not apply: " + applicability.reason};

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <string>
 
 #include "algorithms/problem.hpp"
 #include "algorithms/registry.hpp"
@@ -33,7 +34,8 @@ struct CheckedAlltoall {
   DatatypeLayout send_layout;  // unset when in_place
   DatatypeLayout recv_layout;
   std::size_t block_bytes = 0;  // bytes from each rank to each rank
-  AlltoallProblem problem;
+  AlltoallProblem problem;  // its topology is set later, for algorithms that need one
+  std::string topology_spec;  // options.topology, or TOPOCOLL_TOPOLOGY when that is empty
   ExecutionSettings settings;
 };
 

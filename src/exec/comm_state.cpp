@@ -1,6 +1,8 @@
 // The attribute keyval, its delete callback, and lazy creation of the private duplicate.
 #include "exec/comm_state.hpp"
 
+#include "exec/topology_discovery.hpp"
+
 #include <memory>
 #include <utility>
 
@@ -40,6 +42,19 @@ MaybeFailure CommState::private_comm(MPI_Comm& out) {
     private_comm_ = std::move(owned);
   }
   out = private_comm_.get();
+  return std::nullopt;
+}
+
+MaybeFailure CommState::topology(const std::string& spec, const Topology*& out) {
+  auto it = topologies_.find(spec);
+  if (it == topologies_.end()) {
+    MPI_Comm comm = MPI_COMM_NULL;
+    if (auto failure = private_comm(comm)) return failure;
+    Topology discovered;
+    if (auto failure = discover_topology(comm, spec, discovered)) return failure;
+    it = topologies_.emplace(spec, std::move(discovered)).first;
+  }
+  out = &it->second;
   return std::nullopt;
 }
 

@@ -1,7 +1,7 @@
 // The library's state for one user communicator, cached on it with an MPI attribute (the
 // library's only global is that attribute's keyval): the private duplicate the library
 // communicates on, so that its messages never match the user's point-to-point traffic; the
-// ExecutionPlans built for it; and, on MPI_COMM_SELF only, the error log. The attribute's
+// ExecutionPlans built for it; the topologies discovered for it; and, on MPI_COMM_SELF only, the error log. The attribute's
 // delete callback frees everything when the user frees the communicator, or when
 // MPI_Finalize deletes MPI_COMM_SELF's attributes. Duplicating the user's communicator does
 // not copy the state (MPI_COMM_NULL_COPY_FN).
@@ -9,10 +9,14 @@
 
 #include <mpi.h>
 
+#include <map>
+#include <string>
+
 #include "exec/error_log.hpp"
 #include "exec/failure.hpp"
 #include "exec/mpi_handles.hpp"
 #include "exec/plan_cache.hpp"
+#include "topology/topology.hpp"
 
 namespace topocoll::exec {
 
@@ -23,6 +27,9 @@ class CommState {
   // The private duplicate, with MPI_ERRORS_RETURN. The first call duplicates the user's
   // communicator: collective over it, like the operation that asks.
   MaybeFailure private_comm(MPI_Comm& out);
+  // The topology this communicator sees under `spec` (see discover_topology), discovered on
+  // first use per spec (collective over the communicator) and cached.
+  MaybeFailure topology(const std::string& spec, const Topology*& out);
   PlanCache& plans() { return plans_; }
   ErrorLog& errors() { return errors_; }
 
@@ -30,6 +37,7 @@ class CommState {
   MPI_Comm user_comm_;
   OwnedComm private_comm_;
   PlanCache plans_;
+  std::map<std::string, Topology> topologies_;
   ErrorLog errors_;
 };
 

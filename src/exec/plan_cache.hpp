@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/problem.hpp"
 #include "exec/execution_plan.hpp"
 
 namespace topocoll::exec {
@@ -17,7 +18,8 @@ namespace topocoll::exec {
 struct PlanKey {
   std::string algorithm;
   std::size_t block_bytes = 0;
-  int group_width = 0;
+  AlgorithmKnobs knobs;
+  std::string topology;  // the spec the schedule's topology came from (topology-aware algorithms)
   friend auto operator<=>(const PlanKey&, const PlanKey&) = default;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -69,6 +70,39 @@ int Topology::separating_level(int a, int b) const {
     if (group(a, l) != group(b, l)) return l;
   }
   return -1;
+}
+
+namespace {
+// Renumbers each level's ids densely, in order of first appearance, keyed by the whole path
+// (so that an inner id is unique within its parent).
+std::vector<std::vector<int>> densify(const std::vector<std::vector<int>>& rows, std::size_t levels) {
+  std::vector<std::map<std::vector<int>, int>> ids(levels);
+  std::vector<std::vector<int>> out;
+  for (const auto& row : rows) {
+    std::vector<int> dense;
+    for (std::size_t l = 0; l < levels; ++l) {
+      std::vector<int> path(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(l + 1));
+      dense.push_back(ids[l].try_emplace(path, static_cast<int>(ids[l].size())).first->second);
+    }
+    out.push_back(std::move(dense));
+  }
+  return out;
+}
+}  // namespace
+
+Topology Topology::restricted_to(const std::vector<int>& ranks) const {
+  std::vector<std::vector<int>> rows;
+  for (int r : ranks) rows.push_back(groups_.at(static_cast<std::size_t>(r)));
+  return Topology(levels_, densify(rows, levels_.size()));
+}
+
+Topology Topology::with_inner_level(const std::string& name, const std::vector<int>& groups) const {
+  if (static_cast<int>(groups.size()) != size()) throw std::invalid_argument("topology: inner level size differs");
+  std::vector<std::string> levels = levels_;
+  levels.push_back(name);
+  std::vector<std::vector<int>> rows = groups_;
+  for (std::size_t r = 0; r < rows.size(); ++r) rows[r].push_back(groups[r]);
+  return Topology(levels, densify(rows, levels.size()));
 }
 
 std::string Topology::describe() const {

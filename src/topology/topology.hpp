@@ -32,6 +32,13 @@ class Topology {
   // share a group at every level.
   int separating_level(int a, int b) const;
 
+  // The topology of a subset of ranks: new rank i is old rank ranks[i]; group ids are
+  // renumbered densely per level in order of first appearance.
+  Topology restricted_to(const std::vector<int>& ranks) const;
+  // This topology with one more, innermost level named `name`; `groups[r]` splits rank r's
+  // innermost group (ranks with equal values inside one group stay together).
+  Topology with_inner_level(const std::string& name, const std::vector<int>& groups) const;
+
   std::string describe() const;
 
  private:

@@ -52,7 +52,15 @@ std::optional<std::vector<std::string>> read_path(const json& entry, std::size_t
 
 }  // namespace
 
-std::optional<Topology> parse_topology_json(std::string_view text, const std::vector<std::string>& hosts,
+RankPlacement RankPlacement::whole_world(std::vector<std::string> hosts) {
+  RankPlacement placement;
+  placement.world_size = static_cast<int>(hosts.size());
+  for (int r = 0; r < placement.world_size; ++r) placement.world_rank.push_back(r);
+  placement.host = std::move(hosts);
+  return placement;
+}
+
+std::optional<Topology> parse_topology_json(std::string_view text, const RankPlacement& placement,
                                             std::string* error) {
   std::string scratch_error;
   if (!error) error = &scratch_error;
@@ -98,16 +106,18 @@ std::optional<Topology> parse_topology_json(std::string_view text, const std::ve
       *error = "\"ranks\" must be an array with one entry per rank";
       return std::nullopt;
     }
-    if (ranks.size() != hosts.size()) {
-      *error = "\"ranks\" describes " + std::to_string(ranks.size()) + " ranks, but there are " +
-               std::to_string(hosts.size()) + " (every rank must be described exactly once)";
+    if (ranks.size() != static_cast<std::size_t>(placement.world_size)) {
+      *error = "\"ranks\" describes " + std::to_string(ranks.size()) + " ranks, but the world has " +
+               std::to_string(placement.world_size) + " (every rank must be described exactly once)";
       return std::nullopt;
     }
+    std::vector<std::vector<std::string>> world;
     for (std::size_t r = 0; r < ranks.size(); ++r) {
       auto path = read_path(ranks[r], levels.size(), "ranks[" + std::to_string(r) + "]", error);
       if (!path) return std::nullopt;
-      paths.push_back(std::move(*path));
+      world.push_back(std::move(*path));
     }
+    for (int w : placement.world_rank) paths.push_back(world.at(static_cast<std::size_t>(w)));
   } else {
     const json& table = doc["hosts"];
     if (!table.is_object()) {
@@ -120,10 +130,11 @@ std::optional<Topology> parse_topology_json(std::string_view text, const std::ve
       if (!path) return std::nullopt;
       by_name[name] = std::move(*path);
     }
-    for (std::size_t r = 0; r < hosts.size(); ++r) {
-      auto it = by_name.find(hosts[r]);
+    for (std::size_t r = 0; r < placement.host.size(); ++r) {
+      auto it = by_name.find(placement.host[r]);
       if (it == by_name.end()) {
-        *error = "rank " + std::to_string(r) + " runs on host \"" + hosts[r] + "\", which \"hosts\" does not list";
+        *error = "rank " + std::to_string(r) + " runs on host \"" + placement.host[r] +
+                 "\", which \"hosts\" does not list";
         return std::nullopt;
       }
       paths.push_back(it->second);
@@ -132,19 +143,19 @@ std::optional<Topology> parse_topology_json(std::string_view text, const std::ve
   return from_paths(std::move(levels), paths);
 }
 
-std::optional<Topology> load_topology_spec(std::string_view spec, const std::vector<std::string>& hosts,
-                                           std::string* error) {
+std::optional<Topology> load_topology_for(std::string_view spec, const RankPlacement& placement,
+                                          std::string* error) {
   std::string scratch_error;
   if (!error) error = &scratch_error;
-  const int size = static_cast<int>(hosts.size());
   if (spec.rfind("clusters:", 0) == 0 || spec.rfind("flat:", 0) == 0) {
-    auto topo = Topology::parse(spec, error);
-    if (topo && topo->size() != size) {
-      *error = "topology '" + std::string(spec) + "' describes " + std::to_string(topo->size()) +
-               " ranks, but there are " + std::to_string(size);
+    auto world = Topology::parse(spec, error);
+    if (!world) return std::nullopt;
+    if (world->size() != placement.world_size) {
+      *error = "topology '" + std::string(spec) + "' describes " + std::to_string(world->size()) +
+               " ranks, but the world has " + std::to_string(placement.world_size);
       return std::nullopt;
     }
-    return topo;
+    return world->restricted_to(placement.world_rank);
   }
   std::ifstream file{std::string(spec)};
   if (!file) {
@@ -153,7 +164,7 @@ std::optional<Topology> load_topology_spec(std::string_view spec, const std::vec
   }
   std::ostringstream text;
   text << file.rdbuf();
-  auto topo = parse_topology_json(text.str(), hosts, error);
+  auto topo = parse_topology_json(text.str(), placement, error);
   if (!topo) *error = "topology file '" + std::string(spec) + "': " + *error;
   return topo;
 }

@@ -18,14 +18,26 @@
 
 namespace topocoll {
 
-// Parses topology JSON text for `hosts.size()` ranks whose host names are `hosts`.
-// On error returns nullopt and sets `error` to a message naming the field or entry at fault.
-std::optional<Topology> parse_topology_json(std::string_view text, const std::vector<std::string>& hosts,
+// Where the ranks of a communicator run: for each of its ranks, its rank in the world
+// (MPI_COMM_WORLD) and its host name.
+struct RankPlacement {
+  int world_size = 0;
+  std::vector<int> world_rank;
+  std::vector<std::string> host;
+  // A world of hosts.size() ranks in which the communicator is the world.
+  static RankPlacement whole_world(std::vector<std::string> hosts);
+};
+
+// Parses topology JSON text into the topology of the communicator `placement` describes:
+// "ranks" lists every world rank, of which the members are picked; "hosts" is looked up by
+// each member's host name. On error returns nullopt and sets `error` to a message naming the
+// field or entry at fault.
+std::optional<Topology> parse_topology_json(std::string_view text, const RankPlacement& placement,
                                             std::string* error);
 
-// A spec is a shorthand (clusters:N1,N2,... or flat:N) or the path of a topology file.
-// The resulting topology must describe exactly hosts.size() ranks.
-std::optional<Topology> load_topology_spec(std::string_view spec, const std::vector<std::string>& hosts,
-                                           std::string* error);
+// A spec is a shorthand (clusters:N1,N2,... or flat:N, describing the world's ranks) or the
+// path of a topology file.
+std::optional<Topology> load_topology_for(std::string_view spec, const RankPlacement& placement,
+                                          std::string* error);
 
 }  // namespace topocoll

@@ -10,7 +10,9 @@
 namespace topocoll {
 namespace {
 
-std::vector<std::string> hosts(int n, const std::string& name = "h") { return std::vector<std::string>(n, name); }
+RankPlacement hosts(int n, const std::string& name = "h") {
+  return RankPlacement::whole_world(std::vector<std::string>(static_cast<std::size_t>(n), name));
+}
 
 TEST(TopologyFile, ByRankWithNestedNames) {
   std::string error;
@@ -28,7 +30,7 @@ TEST(TopologyFile, ByRankWithNestedNames) {
 TEST(TopologyFile, ByHostName) {
   std::string error;
   const auto t = parse_topology_json(R"({"levels": ["cluster"], "hosts": {"a": ["nancy"], "b": ["rennes"]}})",
-                                     {"a", "b", "a", "b", "b"}, &error);
+                                     RankPlacement::whole_world({"a", "b", "a", "b", "b"}), &error);
   ASSERT_TRUE(t) << error;
   EXPECT_EQ(t->group(0, 0), t->group(2, 0));
   EXPECT_NE(t->group(0, 0), t->group(1, 0));
@@ -50,7 +52,7 @@ TEST(TopologyFile, ErrorsNameTheFault) {
       {R"({"levels": ["c"]})", 1, "exactly one of"},
       {R"({"levels": ["c"], "ranks": [["a"]], "hosts": {}})", 1, "exactly one of"},
       {R"({"levels": ["c"], "ranks": [["a"]], "extra": 1})", 1, "unknown field \"extra\""},
-      {R"({"levels": ["c"], "ranks": [["a"], ["b"]]})", 3, "describes 2 ranks, but there are 3"},
+      {R"({"levels": ["c"], "ranks": [["a"], ["b"]]})", 3, "describes 2 ranks, but the world has 3"},
       {R"({"levels": ["c", "n"], "ranks": [["a", "x"], ["b"]]})", 2, "ranks[1] has 1 group names, expected 2"},
       {R"({"levels": ["c"], "ranks": [["a"], [""]]})", 2, "ranks[1][0]"},
       {R"({"levels": ["c"], "ranks": [["a"], "b"]})", 2, "ranks[1] must be an array"},
@@ -59,8 +61,8 @@ TEST(TopologyFile, ErrorsNameTheFault) {
   };
   for (const BadCase& c : cases) {
     std::string error;
-    std::vector<std::string> names = hosts(c.ranks);
-    if (std::string(c.needle).find("does not list") != std::string::npos) names.back() = "other";
+    RankPlacement names = hosts(c.ranks);
+    if (std::string(c.needle).find("does not list") != std::string::npos) names.host.back() = "other";
     EXPECT_FALSE(parse_topology_json(c.json, names, &error)) << c.json;
     EXPECT_NE(error.find(c.needle), std::string::npos) << c.json << " -> " << error;
   }
@@ -68,21 +70,53 @@ TEST(TopologyFile, ErrorsNameTheFault) {
 
 TEST(TopologyFile, SpecIsShorthandOrFile) {
   std::string error;
-  ASSERT_TRUE(load_topology_spec("clusters:2,3", hosts(5), &error)) << error;
-  EXPECT_FALSE(load_topology_spec("clusters:2,3", hosts(4), &error));
-  EXPECT_NE(error.find("describes 5 ranks, but there are 4"), std::string::npos) << error;
-  EXPECT_FALSE(load_topology_spec("/no/such/file.json", hosts(4), &error));
+  ASSERT_TRUE(load_topology_for("clusters:2,3", hosts(5), &error)) << error;
+  EXPECT_FALSE(load_topology_for("clusters:2,3", hosts(4), &error));
+  EXPECT_NE(error.find("describes 5 ranks, but the world has 4"), std::string::npos) << error;
+  EXPECT_FALSE(load_topology_for("/no/such/file.json", hosts(4), &error));
   EXPECT_NE(error.find("/no/such/file.json"), std::string::npos) << error;
 
   const std::string path = ::testing::TempDir() + "topocoll_topology_test.json";
   std::ofstream(path) << R"({"levels": ["cluster"], "ranks": [["x"], ["y"], ["x"]]})";
-  const auto t = load_topology_spec(path, hosts(3), &error);
+  const auto t = load_topology_for(path, hosts(3), &error);
   ASSERT_TRUE(t) << error;
   EXPECT_EQ(t->group_count(0), 2);
   std::ofstream(path) << R"({"levels": ["cluster"], "ranks": [["x"]]})";
-  EXPECT_FALSE(load_topology_spec(path, hosts(3), &error));
+  EXPECT_FALSE(load_topology_for(path, hosts(3), &error));
   EXPECT_NE(error.find(path), std::string::npos) << error;
   std::remove(path.c_str());
+}
+
+// A sub-communicator sees the groups of its members, renumbered.
+TEST(TopologyFile, SubCommunicatorPicksItsMembers) {
+  RankPlacement odd;
+  odd.world_size = 6;
+  odd.world_rank = {1, 3, 5};
+  odd.host = {"h", "h", "h"};
+  std::string error;
+  const auto t = load_topology_for("clusters:2,4", odd, &error);
+  ASSERT_TRUE(t) << error;
+  EXPECT_EQ(t->size(), 3);
+  EXPECT_EQ(t->group_count(0), 2);
+  EXPECT_EQ(t->group(0, 0), 0);  // world rank 1 in cluster 0
+  EXPECT_EQ(t->group(1, 0), 1);
+  EXPECT_EQ(t->group(2, 0), 1);
+  RankPlacement second_cluster = odd;
+  second_cluster.world_rank = {2, 4};
+  second_cluster.host = {"h", "h"};
+  const auto one = load_topology_for("clusters:2,4", second_cluster, &error);
+  ASSERT_TRUE(one) << error;
+  EXPECT_EQ(one->group_count(0), 1);
+}
+
+TEST(Topology, InnerLevelSplitsGroups) {
+  const Topology t = Topology::parse("clusters:2,2", nullptr)->with_inner_level("node", {7, 7, 7, 9});
+  ASSERT_EQ(t.level_count(), 2);
+  EXPECT_EQ(t.levels()[1], "node");
+  EXPECT_EQ(t.group_count(1), 3);  // rank 2 shares host 7 with ranks 0 and 1 but not their cluster
+  EXPECT_EQ(t.separating_level(0, 1), -1);
+  EXPECT_EQ(t.separating_level(1, 2), 0);
+  EXPECT_EQ(t.separating_level(2, 3), 1);
 }
 
 }  // namespace

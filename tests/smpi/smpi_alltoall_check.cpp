@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,10 +54,16 @@ std::vector<int> send_blocks(int rank, int p, int count) {
   return blocks;
 }
 
-// Whether `algorithm` applies to a flat machine of p ranks (what the API builds); rank 0
-// says so when it does not.
+// The topology given on the command line (--topology SPEC), for topology-aware algorithms.
+std::string g_topology;  // set once in main, before any simulated work
+
+// Whether `algorithm` applies to p ranks (on the --topology when one is given); rank 0 says
+// so when it does not.
 bool applies(const topocoll::AlltoallAlgorithm& algorithm, int p, std::size_t block_bytes, int rank) {
-  const topocoll::AlltoallProblem problem{p, block_bytes, nullptr, topocoll::AlgorithmKnobs{}};
+  std::optional<topocoll::Topology> topology;
+  if (!g_topology.empty()) topology = topocoll::Topology::parse(g_topology, nullptr);
+  const topocoll::AlltoallProblem problem{p, block_bytes, topology ? &*topology : nullptr,
+                                          topocoll::AlgorithmKnobs{}};
   const topocoll::Applicability applicability = algorithm.supports(problem);
   if (!applicability.ok && rank == 0) {
     std::printf("skipped: %s, %zu-byte blocks: %s\n", std::string(algorithm.name).c_str(), block_bytes,
@@ -68,6 +75,7 @@ bool applies(const topocoll::AlltoallAlgorithm& algorithm, int p, std::size_t bl
 topocoll::AlltoallOptions options_for(std::string_view algorithm) {
   topocoll::AlltoallOptions options;
   options.algorithm = std::string(algorithm);
+  options.topology = g_topology;
   return options;
 }
 
@@ -142,6 +150,8 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   Tally tally{rank};
+  // Usage: smpi_alltoall_check [--topology clusters:N1,N2,...]
+  if (argc == 3 && std::string(argv[1]) == "--topology") g_topology = argv[2];
 
   for (const topocoll::AlltoallAlgorithm& algorithm : topocoll::alltoall_algorithms()) {
     const std::string name(algorithm.name);

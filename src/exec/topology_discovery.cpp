@@ -1,0 +1,96 @@
+#include "exec/topology_discovery.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "exec/mpi_handles.hpp"
+
+namespace topocoll::exec {
+
+namespace {
+
+// The lowest rank of `comm` sharing memory with each rank: equal values mean same node.
+MaybeFailure node_leaders(MPI_Comm comm, std::vector<int>& leaders) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  MPI_Comm node = MPI_COMM_NULL;
+  int rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Comm_split_type", rc);
+  OwnedComm owned(node);
+  int leader = rank;
+  rc = MPI_Allreduce(&rank, &leader, 1, MPI_INT, MPI_MIN, node);
+  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Allreduce", rc);
+  leaders.assign(static_cast<std::size_t>(size), 0);
+  rc = MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, comm);
+  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Allgather", rc);
+  return std::nullopt;
+}
+
+}  // namespace
+
+MaybeFailure discover_placement(MPI_Comm comm, RankPlacement& placement) {
+  int size = 0, world_size = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  placement.world_size = world_size;
+
+  MPI_Group group = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
+  MPI_Comm_group(comm, &group);
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  std::vector<int> ranks(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r) ranks[r] = r;
+  placement.world_rank.assign(static_cast<std::size_t>(size), MPI_UNDEFINED);
+  const int rc = MPI_Group_translate_ranks(group, size, ranks.data(), world, placement.world_rank.data());
+  MPI_Group_free(&group);
+  MPI_Group_free(&world);
+  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Group_translate_ranks", rc);
+  if (std::find(placement.world_rank.begin(), placement.world_rank.end(), MPI_UNDEFINED) !=
+      placement.world_rank.end()) {
+    return Failure{MPI_ERR_COMM, "the communicator holds processes outside MPI_COMM_WORLD"};
+  }
+
+  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  int length = 0;
+  MPI_Get_processor_name(name, &length);
+  std::vector<char> names(static_cast<std::size_t>(size) * MPI_MAX_PROCESSOR_NAME);
+  const int gathered = MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names.data(), MPI_MAX_PROCESSOR_NAME,
+                                     MPI_CHAR, comm);
+  if (gathered != MPI_SUCCESS) return mpi_call_failure("MPI_Allgather", gathered);
+  placement.host.clear();
+  for (int r = 0; r < size; ++r) {
+    const char* begin = names.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME;
+    placement.host.emplace_back(begin, std::find(begin, begin + MPI_MAX_PROCESSOR_NAME, '\0'));
+  }
+  return std::nullopt;
+}
+
+MaybeFailure discover_topology(MPI_Comm comm, const std::string& spec, Topology& topology) {
+  RankPlacement placement;
+  if (auto failure = discover_placement(comm, placement)) return failure;
+  std::vector<int> leaders;
+  if (auto failure = node_leaders(comm, leaders)) return failure;
+  if (spec.empty()) {
+    // One level: the node. Ranks are grouped by node leader, ids renumbered from 0.
+    std::vector<std::vector<int>> groups;
+    std::vector<int> all;
+    for (std::size_t r = 0; r < leaders.size(); ++r) {
+      groups.push_back({leaders[r]});
+      all.push_back(static_cast<int>(r));
+    }
+    topology = Topology({"node"}, groups).restricted_to(all);
+    return std::nullopt;
+  }
+  std::string error;
+  auto loaded = load_topology_for(spec, placement, &error);
+  if (!loaded) return Failure{MPI_ERR_ARG, error};
+  const auto& levels = loaded->levels();
+  if (std::find(levels.begin(), levels.end(), "node") == levels.end()) {
+    topology = loaded->with_inner_level("node", leaders);
+  } else {
+    topology = std::move(*loaded);
+  }
+  return std::nullopt;
+}
+
+}  // namespace topocoll::exec
