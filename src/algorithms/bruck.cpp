@@ -32,6 +32,12 @@ int highest_bit(int i) {
 
 }  // namespace
 
+Applicability supports_bruck(const AlltoallProblem& problem) {
+  // Forwarding ranks would need the sizes of blocks they only pass on.
+  if (problem.variable()) return {false, "bruck forwards blocks through other ranks and needs equal block sizes"};
+  return {};
+}
+
 RankSchedule build_bruck(const AlltoallProblem& problem, int rank) {
   const int p = problem.size;
   const std::size_t b = problem.block_bytes;

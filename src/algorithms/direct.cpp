@@ -11,15 +11,14 @@ namespace topocoll {
 
 RankSchedule build_direct(const AlltoallProblem& problem, int rank) {
   const int p = problem.size;
-  const std::size_t b = problem.block_bytes;
   RankSchedule schedule;
   Round& round = schedule.rounds.emplace_back();
-  round.copies.push_back({send_block(rank, b), recv_block(rank, b)});
+  round.copies.push_back({problem.send_segment(rank, rank), problem.recv_segment(rank, rank)});
   for (int i = 1; i < p; ++i) {
     const int to = (rank + i) % p;
     const int from = (rank - i + p) % p;
-    round.recvs.push_back({from, {recv_block(from, b)}});
-    round.sends.push_back({to, {send_block(to, b)}});
+    round.recvs.push_back({from, {problem.recv_segment(rank, from)}});
+    round.sends.push_back({to, {problem.send_segment(rank, to)}});
   }
   return schedule;
 }

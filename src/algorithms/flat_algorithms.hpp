@@ -21,6 +21,7 @@ RankSchedule build_group_shuffle(const AlltoallProblem& problem, int rank);
 double predict_group_shuffle_us(const AlltoallProblem& problem, const TamWangParams& model);
 Applicability supports_group_shuffle(const AlltoallProblem& problem);
 
+Applicability supports_bruck(const AlltoallProblem& problem);
 RankSchedule build_bruck(const AlltoallProblem& problem, int rank);
 double predict_bruck_us(const AlltoallProblem& problem, const TamWangParams& model);
 

@@ -24,7 +24,6 @@ Applicability supports_group_shuffle(const AlltoallProblem& problem) {
 RankSchedule build_group_shuffle(const AlltoallProblem& problem, int rank) {
   const int p = problem.size;
   const int w = problem.knobs.group_width;
-  const std::size_t b = problem.block_bytes;
   const int colours = pairwise_round_count(p);
   RankSchedule schedule;
   for (int first = 0; first < colours; first += w) {
@@ -32,12 +31,12 @@ RankSchedule build_group_shuffle(const AlltoallProblem& problem, int rank) {
     for (int c = first; c < std::min(first + w, colours); ++c) {
       const int partner = pairwise_partner(c, rank, p);
       if (partner < 0) continue;
-      round.recvs.push_back({partner, {recv_block(partner, b)}});
-      round.sends.push_back({partner, {send_block(partner, b)}});
+      round.recvs.push_back({partner, {problem.recv_segment(rank, partner)}});
+      round.sends.push_back({partner, {problem.send_segment(rank, partner)}});
     }
   }
   if (schedule.rounds.empty()) schedule.rounds.emplace_back();
-  schedule.rounds.front().copies.push_back({send_block(rank, b), recv_block(rank, b)});
+  schedule.rounds.front().copies.push_back({problem.send_segment(rank, rank), problem.recv_segment(rank, rank)});
   return schedule;
 }
 

@@ -73,6 +73,7 @@ class LgPlan {
   }
 
   int clusters() const { return static_cast<int>(members_.size()); }
+  bool same_cluster(int a, int b) const { return cluster_of_[a] == cluster_of_[b]; }
   const std::vector<int>& members(int c) const { return members_[c]; }
   bool any_cluster_empty() const {
     return std::any_of(members_.begin(), members_.end(), [](const auto& m) { return m.empty(); });
@@ -184,6 +185,10 @@ Applicability supports_lg(const AlltoallProblem& problem) {
   std::string why;
   const auto plan = make_plan(problem, &why);
   if (!plan) return {false, why};
+  if (problem.variable() && (problem.knobs.max_scratch_bytes > 0 || problem.knobs.segment_bytes > 0)) {
+    return {false, "lg pipelines pieces only for equal block sizes (alltoall): no scratch cap or piece size "
+                   "for alltoallv"};
+  }
   if (problem.block_bytes > 0 && piece_bytes(problem, *plan) == 0) {
     const std::size_t need = max_collected(*plan) * static_cast<std::size_t>(plan->max_steps() + 1);
     return {false, "lg's scratch cap of " + std::to_string(problem.knobs.max_scratch_bytes) +
@@ -205,33 +210,46 @@ RankSchedule build_lg(const AlltoallProblem& problem, int rank) {
     if (std::find(m.begin(), m.end(), me) != m.end()) my_cluster = c;
   }
   const int steps = plan->max_steps();
-  const std::size_t piece = piece_bytes(problem, *plan);
+  // Alltoallv moves every block whole (one piece); alltoall may cut blocks into pieces.
+  const std::size_t piece = problem.variable() ? 0 : piece_bytes(problem, *plan);
   const int pieces = piece == 0 ? 1 : static_cast<int>((block + piece - 1) / piece);
   s.rounds.resize(static_cast<std::size_t>(pieces + steps));
-  s.rounds[0].copies.push_back({send_block(me, block), recv_block(me, block)});
+  s.rounds[0].copies.push_back({problem.send_segment(me, me), problem.recv_segment(me, me)});
 
   // Scratch slots of one piece, in the order its blocks arrive in phase 1.
   std::map<Block, std::size_t> slot;
+  std::size_t piece_scratch = 0;
   for (int peer : plan->members(my_cluster)) {
     if (peer == me) continue;
-    for (const Block& blk : plan->collected(me, peer)) slot.emplace(blk, slot.size());
+    for (const Block& blk : plan->collected(me, peer)) {
+      slot.emplace(blk, piece_scratch);
+      piece_scratch += piece == 0 ? problem.bytes(blk.first, blk.second) : piece;
+    }
   }
   const std::size_t ring = static_cast<std::size_t>(steps + 1);  // pieces alive at once
-  s.scratch_bytes = slot.size() * piece * std::min<std::size_t>(ring, static_cast<std::size_t>(pieces));
+  s.scratch_bytes = piece_scratch * std::min<std::size_t>(ring, static_cast<std::size_t>(pieces));
 
   for (int x = 0; x < pieces; ++x) {
-    const std::size_t lo = static_cast<std::size_t>(x) * piece;
-    const std::size_t len = std::min(piece, block - std::min(block, lo));
-    auto user = [&](BufferKind kind, int index) { return Segment{kind, index * block + lo, len}; };
-    const std::size_t base = (static_cast<std::size_t>(x) % ring) * slot.size() * piece;
-    auto stored = [&](const Block& blk) { return scratch_range(base + slot.at(blk) * piece, len); };
+    // The part of a block that piece x carries.
+    auto cut = [&](Segment whole) {
+      if (piece == 0) return whole;
+      const std::size_t lo = std::min(whole.length, static_cast<std::size_t>(x) * piece);
+      return Segment{whole.buffer, whole.offset + lo, std::min(piece, whole.length - lo)};
+    };
+    auto sent = [&](int dst) { return cut(problem.send_segment(me, dst)); };
+    auto received = [&](int src) { return cut(problem.recv_segment(me, src)); };
+    const std::size_t base = (static_cast<std::size_t>(x) % ring) * piece_scratch;
+    auto stored = [&](const Block& blk) {
+      const Segment part = cut(Segment{BufferKind::scratch, 0, problem.bytes(blk.first, blk.second)});
+      return scratch_range(base + slot.at(blk), part.length);
+    };
 
     Round& local = s.rounds[x];
     for (int peer : plan->members(my_cluster)) {
       if (peer == me) continue;
-      Transfer send{peer, {user(BufferKind::send, peer)}};
-      for (const auto& [src, dst] : plan->collected(peer, me)) send.segments.push_back(user(BufferKind::send, dst));
-      Transfer recv{peer, {user(BufferKind::recv, peer)}};
+      Transfer send{peer, {sent(peer)}};
+      for (const auto& [src, dst] : plan->collected(peer, me)) send.segments.push_back(sent(dst));
+      Transfer recv{peer, {received(peer)}};
       for (const Block& blk : plan->collected(me, peer)) recv.segments.push_back(stored(blk));
       local.sends.push_back(std::move(send));
       local.recvs.push_back(std::move(recv));
@@ -242,12 +260,10 @@ RankSchedule build_lg(const AlltoallProblem& problem, int rank) {
         const auto [partner, blocks] = plan->phase2(me, o, g);
         if (partner < 0) continue;
         Transfer send{partner, {}};
-        for (const Block& blk : blocks) {
-          send.segments.push_back(blk.first == me ? user(BufferKind::send, blk.second) : stored(blk));
-        }
+        for (const Block& blk : blocks) send.segments.push_back(blk.first == me ? sent(blk.second) : stored(blk));
         Transfer recv{partner, {}};
         for (const auto& [src, dst] : plan->phase2(partner, my_cluster, g).second) {
-          recv.segments.push_back(user(BufferKind::recv, src));
+          recv.segments.push_back(received(src));
         }
         Round& round = s.rounds[static_cast<std::size_t>(x + 1 + g)];
         round.sends.push_back(std::move(send));
@@ -261,6 +277,13 @@ RankSchedule build_lg(const AlltoallProblem& problem, int rank) {
     s.rounds.pop_back();
   }
   return s;
+}
+
+std::vector<std::pair<int, int>> lg_sizes_from(const AlltoallProblem& problem, int rank, int peer) {
+  std::string why;
+  const auto plan = make_plan(problem, &why);
+  if (!plan || rank == peer) return {};
+  return plan->same_cluster(rank, peer) ? plan->collected(rank, peer) : std::vector<std::pair<int, int>>{};
 }
 
 double predict_lg_us(const AlltoallProblem& problem, const TamWangParams& m) {

@@ -11,18 +11,17 @@ namespace topocoll {
 
 RankSchedule build_pairwise(const AlltoallProblem& problem, int rank) {
   const int p = problem.size;
-  const std::size_t b = problem.block_bytes;
   RankSchedule schedule;
   const int rounds = pairwise_round_count(p);
   for (int r = 0; r < rounds; ++r) {
     Round& round = schedule.rounds.emplace_back();
     const int partner = pairwise_partner(r, rank, p);
     if (partner < 0) continue;  // idle this round (odd p)
-    round.recvs.push_back({partner, {recv_block(partner, b)}});
-    round.sends.push_back({partner, {send_block(partner, b)}});
+    round.recvs.push_back({partner, {problem.recv_segment(rank, partner)}});
+    round.sends.push_back({partner, {problem.send_segment(rank, partner)}});
   }
   if (schedule.rounds.empty()) schedule.rounds.emplace_back();
-  schedule.rounds.front().copies.push_back({send_block(rank, b), recv_block(rank, b)});
+  schedule.rounds.front().copies.push_back({problem.send_segment(rank, rank), problem.recv_segment(rank, rank)});
   return schedule;
 }
 

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <string>
 
+#include "algorithms/block_map.hpp"
+#include "schedule/schedule.hpp"
 #include "topology/topology.hpp"
 
 namespace topocoll {
@@ -25,9 +27,23 @@ struct Applicability {
 
 struct AlltoallProblem {
   int size = 1;                        // p
-  std::size_t block_bytes = 0;         // bytes of each block i->j
+  std::size_t block_bytes = 0;         // bytes of each block i->j (alltoall)
   const Topology* topology = nullptr;  // null for flat use
   AlgorithmKnobs knobs;
+  const BlockMap* blocks = nullptr;    // alltoallv: sizes and places per pair; null: uniform
+
+  bool variable() const { return blocks != nullptr; }
+  std::size_t bytes(int src, int dst) const { return blocks ? blocks->bytes(src, dst) : block_bytes; }
+  // The segment of block rank -> dst in rank's send buffer, and of src -> rank in its receive
+  // buffer.
+  Segment send_segment(int rank, int dst) const {
+    return blocks ? Segment{BufferKind::send, blocks->send_offset(rank, dst), blocks->bytes(rank, dst)}
+                  : send_block(static_cast<std::size_t>(dst), block_bytes);
+  }
+  Segment recv_segment(int rank, int src) const {
+    return blocks ? Segment{BufferKind::recv, blocks->recv_offset(rank, src), blocks->bytes(src, rank)}
+                  : recv_block(static_cast<std::size_t>(src), block_bytes);
+  }
 };
 
 }  // namespace topocoll

@@ -19,10 +19,10 @@ constexpr std::array kAlgorithms = {
                       build_pairwise, predict_pairwise_us},
     AlltoallAlgorithm{"group-shuffle", "edge-colouring rounds taken w at a time (--group-width)",
                       supports_group_shuffle, build_group_shuffle, predict_group_shuffle_us},
-    AlltoallAlgorithm{"bruck", "log2(p) store-and-forward rounds, for small messages", always, build_bruck,
+    AlltoallAlgorithm{"bruck", "log2(p) store-and-forward rounds, for small messages", supports_bruck, build_bruck,
                       predict_bruck_us},
     AlltoallAlgorithm{"lg", "two clusters: exchange inside each, then one aggregated message per partner pair",
-                      supports_lg, build_lg, predict_lg_us, true},
+                      supports_lg, build_lg, predict_lg_us, true, lg_sizes_from},
     AlltoallAlgorithm{"native", "the MPI library's own MPI_Alltoall", always, nullptr, nullptr},
 };
 

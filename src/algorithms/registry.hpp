@@ -6,6 +6,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "algorithms/problem.hpp"
 #include "model/tam_wang.hpp"
@@ -20,6 +22,9 @@ struct AlltoallAlgorithm {
   RankSchedule (*build)(const AlltoallProblem&, int rank);            // null for native
   double (*predict_us)(const AlltoallProblem&, const TamWangParams&);  // closed form; null for native
   bool needs_topology = false;  // applies only once the problem carries the machine's topology
+  // Alltoallv: the blocks (peer -> dst) whose sizes `rank` must learn from `peer` before it can
+  // build its schedule (the executor exchanges them). Null: none beyond its own blocks.
+  std::vector<std::pair<int, int>> (*sizes_from)(const AlltoallProblem&, int rank, int peer) = nullptr;
 };
 
 std::span<const AlltoallAlgorithm> alltoall_algorithms();

@@ -9,17 +9,16 @@ namespace topocoll {
 
 RankSchedule build_shift(const AlltoallProblem& problem, int rank) {
   const int p = problem.size;
-  const std::size_t b = problem.block_bytes;
   RankSchedule schedule;
   for (int i = 1; i < p; ++i) {
     Round& round = schedule.rounds.emplace_back();
     const int to = (rank + i) % p;
     const int from = (rank - i + p) % p;
-    round.recvs.push_back({from, {recv_block(from, b)}});
-    round.sends.push_back({to, {send_block(to, b)}});
+    round.recvs.push_back({from, {problem.recv_segment(rank, from)}});
+    round.sends.push_back({to, {problem.send_segment(rank, to)}});
   }
   if (schedule.rounds.empty()) schedule.rounds.emplace_back();
-  schedule.rounds.front().copies.push_back({send_block(rank, b), recv_block(rank, b)});
+  schedule.rounds.front().copies.push_back({problem.send_segment(rank, rank), problem.recv_segment(rank, rank)});
   return schedule;
 }
 

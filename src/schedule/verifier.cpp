@@ -21,9 +21,21 @@ struct RankMemory {
   std::vector<std::uint32_t> recv_writes;
 };
 
+// Blocks of one size, laid out in order: MPI_Alltoall's layout.
+class UniformBlocks final : public BlockMap {
+ public:
+  explicit UniformBlocks(std::size_t b) : b_(b) {}
+  std::size_t bytes(int, int) const override { return b_; }
+  std::size_t send_offset(int, int dst) const override { return static_cast<std::size_t>(dst) * b_; }
+  std::size_t recv_offset(int, int src) const override { return static_cast<std::size_t>(src) * b_; }
+
+ private:
+  std::size_t b_;
+};
+
 class SymbolicRun {
  public:
-  explicit SymbolicRun(const Schedule& s) : s_(s), p_(s.size), b_(s.block_bytes) {}
+  SymbolicRun(const Schedule& s, const BlockMap& blocks) : s_(s), p_(s.size), blocks_(blocks) {}
 
   Verdict run() {
     if (p_ < 1) return fail_now("schedule has no ranks");
@@ -60,25 +72,30 @@ class SymbolicRun {
     return out.str();
   }
 
-  std::size_t user_bytes() const { return static_cast<std::size_t>(p_) * b_; }
-
   void init_memory() {
+    base_.assign(static_cast<std::size_t>(p_) * p_ + 1, 0);
+    for (int src = 0; src < p_; ++src)
+      for (int dst = 0; dst < p_; ++dst) base_[src * p_ + dst + 1] = base_[src * p_ + dst] + blocks_.bytes(src, dst);
     memory_.resize(static_cast<std::size_t>(p_));
     for (int r = 0; r < p_; ++r) {
       RankMemory& m = memory_[r];
-      m.send.resize(user_bytes());
-      for (int dst = 0; dst < p_; ++dst) {
-        for (std::size_t k = 0; k < b_; ++k) m.send[dst * b_ + k] = label(r, dst, k);
+      std::size_t send_size = 0, recv_size = 0;
+      for (int q = 0; q < p_; ++q) {
+        send_size = std::max(send_size, blocks_.send_offset(r, q) + blocks_.bytes(r, q));
+        recv_size = std::max(recv_size, blocks_.recv_offset(r, q) + blocks_.bytes(q, r));
       }
-      m.recv.assign(user_bytes(), 0);
-      m.recv_writes.assign(user_bytes(), 0);
+      m.send.assign(send_size, 0);
+      for (int dst = 0; dst < p_; ++dst) {
+        const std::size_t at = blocks_.send_offset(r, dst);
+        for (std::size_t k = 0; k < blocks_.bytes(r, dst); ++k) m.send[at + k] = label(r, dst, k);
+      }
+      m.recv.assign(recv_size, 0);
+      m.recv_writes.assign(recv_size, 0);
       m.scratch.assign(s_.ranks[r].scratch_bytes, 0);
     }
   }
 
-  Label label(int src, int dst, std::size_t offset) const {
-    return 1 + (static_cast<Label>(src) * p_ + dst) * b_ + offset;
-  }
+  Label label(int src, int dst, std::size_t offset) const { return 1 + base_[src * p_ + dst] + offset; }
 
   std::vector<Label>* buffer(int rank, BufferKind kind) {
     RankMemory& m = memory_[rank];
@@ -276,9 +293,12 @@ class SymbolicRun {
   void check_final() {
     for (int j = 0; j < p_; ++j) {
       const RankMemory& m = memory_[j];
+      std::vector<bool> in_block(m.recv.size(), false);
       for (int i = 0; i < p_ && verdict_.errors.size() < kMaxErrors; ++i) {
-        for (std::size_t k = 0; k < b_; ++k) {
-          const std::size_t at = i * b_ + k;
+        const std::size_t offset = blocks_.recv_offset(j, i);
+        for (std::size_t k = 0; k < blocks_.bytes(i, j); ++k) {
+          const std::size_t at = offset + k;
+          in_block[at] = true;
           if (m.recv_writes[at] != 1) {
             error("rank " + std::to_string(j) + ": byte " + std::to_string(k) + " of block " + std::to_string(i) +
                   "->" + std::to_string(j) + " was written " + std::to_string(m.recv_writes[at]) +
@@ -293,20 +313,28 @@ class SymbolicRun {
           }
         }
       }
+      for (std::size_t at = 0; at < m.recv.size(); ++at) {
+        if (!in_block[at] && m.recv_writes[at] != 0) {
+          error("rank " + std::to_string(j) + ": receive buffer byte " + std::to_string(at) +
+                ", outside every block, was written");
+          break;
+        }
+      }
     }
   }
 
   std::string origin(Label l) const {
     if (l == 0) return "nothing";
     const Label index = l - 1;
-    const Label block = b_ == 0 ? 0 : index / b_;
-    return "byte " + std::to_string(b_ == 0 ? 0 : index % b_) + " of block " + std::to_string(block / p_) + "->" +
+    const auto block = static_cast<std::size_t>(std::upper_bound(base_.begin(), base_.end(), index) - base_.begin()) - 1;
+    return "byte " + std::to_string(index - base_[block]) + " of block " + std::to_string(block / p_) + "->" +
            std::to_string(block % p_);
   }
 
   const Schedule& s_;
   const int p_;
-  const std::size_t b_;
+  const BlockMap& blocks_;
+  std::vector<Label> base_;  // base_[src * p + dst]: first global index of that block
   std::vector<RankMemory> memory_;
   Verdict verdict_;
 };
@@ -320,6 +348,11 @@ std::string Verdict::summary() const {
   return text;
 }
 
-Verdict verify(const Schedule& schedule) { return SymbolicRun(schedule).run(); }
+Verdict verify(const Schedule& schedule) {
+  const UniformBlocks uniform(schedule.block_bytes);
+  return SymbolicRun(schedule, uniform).run();
+}
+
+Verdict verify(const Schedule& schedule, const BlockMap& blocks) { return SymbolicRun(schedule, blocks).run(); }
 
 }  // namespace topocoll

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/block_map.hpp"
 #include "schedule/schedule.hpp"
 
 namespace topocoll {
@@ -22,6 +23,10 @@ struct Verdict {
   std::string summary() const;
 };
 
+// Blocks of schedule.block_bytes each, block d at d * block_bytes (MPI_Alltoall).
 Verdict verify(const Schedule& schedule);
+// Blocks of the sizes and places `blocks` gives (MPI_Alltoallv). Receive-buffer bytes outside
+// every block must stay unwritten.
+Verdict verify(const Schedule& schedule, const BlockMap& blocks);
 
 }  // namespace topocoll
