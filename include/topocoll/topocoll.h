@@ -13,9 +13,16 @@ extern "C" {
 #endif
 
 /* MPI_Alltoall with a chosen algorithm: "direct", "shift", "pairwise", "group-shuffle",
- * "bruck" or "native" (the MPI library's own). NULL means the default ("pairwise"). */
+ * "bruck", "lg" (with TOPOCOLL_TOPOLOGY set: the groups of its outermost level are the
+ * clusters) or "native" (the MPI library's own). NULL means the default ("pairwise"). */
 int topocoll_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char* algorithm);
+
+/* MPI_Alltoallv with a chosen algorithm: "direct", "shift", "pairwise", "group-shuffle", "lg"
+ * (with TOPOCOLL_TOPOLOGY set) or "native". NULL means the default ("pairwise"). */
+int topocoll_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                       void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                       MPI_Comm comm, const char* algorithm);
 
 /* The message of the last error topocoll reported on this thread ("" when none). */
 const char* topocoll_error_message(void);

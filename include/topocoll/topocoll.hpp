@@ -40,4 +40,11 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
              const AlltoallOptions& options = {});
 
+// MPI_Alltoallv semantics (MPI_IN_PLACE accepted as sendbuf), with the same options; `bruck`
+// does not apply (forwarding ranks would need sizes they do not have), nor does lg's
+// scratch cap. Schedules are built per call, as the sizes change from call to call.
+int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+              void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+              const AlltoallOptions& options = {});
+
 }  // namespace topocoll

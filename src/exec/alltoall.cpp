@@ -1,11 +1,11 @@
 // topocoll::alltoall: check the arguments, then either hand the call to the MPI library's
 // own MPI_Alltoall (`native`) or find (or build and cache) this rank's ExecutionPlan, stage
 // the user's buffers and walk the plan on the communicator's private duplicate.
-#include <cstdlib>
 #include <memory>
 #include <new>
 #include <string>
 
+#include "exec/algorithm_setup.hpp"
 #include "exec/alltoall_checks.hpp"
 #include "exec/comm_state.hpp"
 #include "exec/error_report.hpp"
@@ -34,7 +34,7 @@ MaybeFailure find_or_build_plan(exec::CommState& state, const exec::CheckedAllto
   const RankSchedule schedule = call.algorithm->build(call.problem, rank);
   auto built = std::make_unique<exec::ExecutionPlan>();
   const std::size_t buffer_bytes = static_cast<std::size_t>(call.problem.size) * call.block_bytes;
-  if (auto failure = exec::build_execution_plan(schedule, buffer_bytes, *built)) {
+  if (auto failure = exec::build_execution_plan(schedule, buffer_bytes, buffer_bytes, *built)) {
     failure->message = "the " + key.algorithm + " schedule is invalid: " + failure->message;
     return failure;
   }
@@ -42,28 +42,10 @@ MaybeFailure find_or_build_plan(exec::CommState& state, const exec::CheckedAllto
   return std::nullopt;
 }
 
-// Topology-aware algorithms: discover (or find cached) the communicator's topology, then ask
-// the algorithm whether it applies. Every rank reaches the same answer.
-MaybeFailure attach_topology(exec::CommState& state, exec::CheckedAlltoall& call) {
-  if (!call.algorithm->needs_topology) return std::nullopt;
-  const Topology* topology = nullptr;
-  if (auto failure = state.topology(call.topology_spec, topology)) return failure;
-  call.problem.topology = topology;
-  const Applicability applicability = call.algorithm->supports(call.problem);
-  if (!applicability.ok) {
-    return Failure{MPI_ERR_ARG, "algorithm '" + std::string(call.algorithm->name) +
-                                    "' does not apply: " + applicability.reason +
-                                    (call.topology_spec.empty() ? " (no topology given: set AlltoallOptions::topology "
-                                                                  "or TOPOCOLL_TOPOLOGY)"
-                                                                : " (topology '" + call.topology_spec + "')")};
-  }
-  return std::nullopt;
-}
-
 MaybeFailure run_schedule(const exec::AlltoallArguments& arguments, exec::CheckedAlltoall& call) {
   exec::CommState* state = nullptr;
   if (auto failure = exec::find_comm_state(arguments.comm, state)) return failure;
-  if (auto failure = attach_topology(*state, call)) return failure;
+  if (auto failure = exec::attach_topology(*state, call)) return failure;
   const exec::ExecutionPlan* plan = nullptr;
   if (auto failure = find_or_build_plan(*state, call, arguments.comm, plan)) return failure;
   MPI_Comm private_comm = MPI_COMM_NULL;
@@ -86,11 +68,7 @@ int run_alltoall(const exec::AlltoallArguments& arguments, const AlltoallOptions
     return exec::report_failure(arguments.comm, *failure);
   }
   if (call.block_bytes == 0) return MPI_SUCCESS;  // every rank has nothing to send, by MPI's rules
-  // The API's entry point: the only place the environment is read.
-  call.topology_spec = options.topology;
-  if (call.topology_spec.empty()) {
-    if (const char* env = std::getenv("TOPOCOLL_TOPOLOGY")) call.topology_spec = env;
-  }
+  call.topology_spec = exec::topology_spec_of(options);
   if (call.native) {
     const int rc = MPI_Alltoall(arguments.sendbuf, arguments.sendcount, arguments.sendtype, arguments.recvbuf,
                                 arguments.recvcount, arguments.recvtype, arguments.comm);

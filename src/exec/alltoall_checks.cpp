@@ -10,7 +10,6 @@
 
 namespace topocoll::exec {
 
-namespace {
 
 MaybeFailure check_communicator(MPI_Comm comm, int& size) {
   if (comm == MPI_COMM_NULL) return Failure{MPI_ERR_COMM, "the communicator is MPI_COMM_NULL"};
@@ -59,6 +58,8 @@ MaybeFailure check_buffer(const void* buffer, int count, const DatatypeLayout& l
   return std::nullopt;
 }
 
+namespace {
+
 MaybeFailure check_block_sizes(int sendcount, const DatatypeLayout& send, int recvcount,
                                const DatatypeLayout& recv, int size, CheckedAlltoall& checked) {
   const std::size_t sent = static_cast<std::size_t>(sendcount) * send.size;
@@ -76,6 +77,14 @@ MaybeFailure check_block_sizes(int sendcount, const DatatypeLayout& send, int re
 }
 
 }  // namespace
+
+AlgorithmKnobs knobs_of(const AlltoallOptions& options) {
+  AlgorithmKnobs knobs;
+  knobs.group_width = options.group_width;
+  knobs.max_scratch_bytes = options.max_scratch_bytes;
+  knobs.segment_bytes = options.segment_bytes;
+  return knobs;
+}
 
 MaybeFailure check_alltoall(const AlltoallArguments& a, const AlltoallOptions& options, CheckedAlltoall& checked) {
   int size = 0;
@@ -109,11 +118,7 @@ MaybeFailure check_alltoall(const AlltoallArguments& a, const AlltoallOptions& o
     return failure;
   }
 
-  AlgorithmKnobs knobs;
-  knobs.group_width = options.group_width;
-  knobs.max_scratch_bytes = options.max_scratch_bytes;
-  knobs.segment_bytes = options.segment_bytes;
-  checked.problem = AlltoallProblem{size, checked.block_bytes, nullptr, knobs};
+  checked.problem = AlltoallProblem{size, checked.block_bytes, nullptr, knobs_of(options)};
   // Topology-aware algorithms are checked once the topology is known (that takes
   // communication); the others now.
   if (checked.algorithm->supports != nullptr && !checked.algorithm->needs_topology) {

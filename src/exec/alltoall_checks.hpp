@@ -46,4 +46,12 @@ struct CheckedAlltoall {
 MaybeFailure check_alltoall(const AlltoallArguments& arguments, const AlltoallOptions& options,
                             CheckedAlltoall& checked);
 
+// The pieces of check_alltoall that alltoallv shares.
+MaybeFailure check_communicator(MPI_Comm comm, int& size);
+MaybeFailure check_algorithm_and_options(const AlltoallOptions& options, CheckedAlltoall& checked);
+MaybeFailure check_count(int count, const char* role);
+MaybeFailure check_buffer(const void* buffer, int count, const DatatypeLayout& layout, const char* role);
+// The algorithm knobs of the options.
+AlgorithmKnobs knobs_of(const AlltoallOptions& options);
+
 }  // namespace topocoll::exec

@@ -18,11 +18,13 @@ std::string describe(const Segment& s) {
 
 class SegmentBounds {
  public:
-  SegmentBounds(std::size_t buffer_bytes, std::size_t scratch_bytes)
-      : buffer_bytes_(buffer_bytes), scratch_bytes_(scratch_bytes) {}
+  SegmentBounds(std::size_t send_bytes, std::size_t recv_bytes, std::size_t scratch_bytes)
+      : send_bytes_(send_bytes), recv_bytes_(recv_bytes), scratch_bytes_(scratch_bytes) {}
 
   MaybeFailure check(const Segment& s) const {
-    const std::size_t limit = s.buffer == BufferKind::scratch ? scratch_bytes_ : buffer_bytes_;
+    const std::size_t limit = s.buffer == BufferKind::scratch ? scratch_bytes_
+                              : s.buffer == BufferKind::send  ? send_bytes_
+                                                              : recv_bytes_;
     if (s.offset > limit || s.length > limit - s.offset) {
       return Failure{MPI_ERR_INTERN, "schedule segment " + describe(s) + " lies outside its " +
                                          std::to_string(limit) + "-byte buffer"};
@@ -31,7 +33,8 @@ class SegmentBounds {
   }
 
  private:
-  std::size_t buffer_bytes_;
+  std::size_t send_bytes_;
+  std::size_t recv_bytes_;
   std::size_t scratch_bytes_;
 };
 
@@ -106,9 +109,9 @@ MaybeFailure describe_transfer(const Transfer& transfer, const SegmentBounds& bo
 
 }  // namespace
 
-MaybeFailure build_execution_plan(const RankSchedule& schedule, std::size_t buffer_bytes,
+MaybeFailure build_execution_plan(const RankSchedule& schedule, std::size_t send_bytes, std::size_t recv_bytes,
                                   ExecutionPlan& plan) {
-  const SegmentBounds bounds(buffer_bytes, schedule.scratch_bytes);
+  const SegmentBounds bounds(send_bytes, recv_bytes, schedule.scratch_bytes);
   plan.scratch_bytes = schedule.scratch_bytes;
   plan.rounds.clear();
   plan.rounds.reserve(schedule.rounds.size());

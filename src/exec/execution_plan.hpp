@@ -44,9 +44,10 @@ struct ExecutionPlan {
   std::size_t scratch_bytes = 0;
 };
 
-// `buffer_bytes` is the size of the send and receive byte buffers (p * block bytes). Fails
-// with MPI_ERR_INTERN when the schedule reaches outside a buffer or writes the send buffer.
-MaybeFailure build_execution_plan(const RankSchedule& schedule, std::size_t buffer_bytes,
+// `send_bytes` and `recv_bytes` are the sizes of the send and receive byte buffers (p * block
+// bytes for alltoall). Fails with MPI_ERR_INTERN when the schedule reaches outside a buffer or
+// writes the send buffer.
+MaybeFailure build_execution_plan(const RankSchedule& schedule, std::size_t send_bytes, std::size_t recv_bytes,
                                   ExecutionPlan& plan);
 
 }  // namespace topocoll::exec

@@ -1,0 +1,29 @@
+#include "exec/algorithm_setup.hpp"
+
+#include <cstdlib>
+
+namespace topocoll::exec {
+
+std::string topology_spec_of(const AlltoallOptions& options) {
+  if (!options.topology.empty()) return options.topology;
+  const char* env = std::getenv("TOPOCOLL_TOPOLOGY");
+  return env != nullptr ? env : "";
+}
+
+MaybeFailure attach_topology(CommState& state, CheckedAlltoall& call) {
+  if (!call.algorithm->needs_topology) return std::nullopt;
+  const Topology* topology = nullptr;
+  if (auto failure = state.topology(call.topology_spec, topology)) return failure;
+  call.problem.topology = topology;
+  const Applicability applicability = call.algorithm->supports(call.problem);
+  if (!applicability.ok) {
+    const std::string hint = call.topology_spec.empty()
+                                 ? " (no topology given: set AlltoallOptions::topology or TOPOCOLL_TOPOLOGY)"
+                                 : " (topology '" + call.topology_spec + "')";
+    return Failure{MPI_ERR_ARG, "algorithm '" + std::string(call.algorithm->name) +
+                                    "' does not apply: " + applicability.reason + hint};
+  }
+  return std::nullopt;
+}
+
+}  // namespace topocoll::exec

@@ -1,0 +1,23 @@
+// What a call needs before its schedule can be built, shared by alltoall and alltoallv: the
+// topology spec it runs under, and for topology-aware algorithms the topology itself with the
+// algorithm's verdict on it.
+#pragma once
+
+#include <string>
+
+#include "exec/alltoall_checks.hpp"
+#include "exec/comm_state.hpp"
+#include "exec/failure.hpp"
+
+namespace topocoll::exec {
+
+// options.topology, or TOPOCOLL_TOPOLOGY when that is empty. Called by the API's entry points
+// only (the one place the environment is read).
+std::string topology_spec_of(const AlltoallOptions& options);
+
+// For a topology-aware algorithm: discovers (or finds cached) the communicator's topology,
+// sets call.problem.topology and asks the algorithm whether it applies; MPI_ERR_ARG with the
+// reason when not. Collective on the first use of a spec; every rank reaches the same answer.
+MaybeFailure attach_topology(CommState& state, CheckedAlltoall& call);
+
+}  // namespace topocoll::exec

@@ -1,0 +1,18 @@
+// Alltoallv: before building its schedule, each rank learns the sizes of the blocks its
+// algorithm makes it handle without owning them (lg's collectors: AlltoallAlgorithm::
+// sizes_from), from the ranks that send those blocks. Point-to-point on the private
+// communicator, with a tag of its own; only between ranks that have something to say.
+#pragma once
+
+#include <mpi.h>
+
+#include "algorithms/registry.hpp"
+#include "exec/block_view.hpp"
+#include "exec/failure.hpp"
+
+namespace topocoll::exec {
+
+MaybeFailure exchange_block_sizes(const AlltoallAlgorithm& algorithm, const AlltoallProblem& problem, int rank,
+                                  const SideLayout& send, LocalBlocks& blocks, MPI_Comm comm);
+
+}  // namespace topocoll::exec

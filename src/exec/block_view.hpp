@@ -1,0 +1,51 @@
+// The byte layout of one side (send or receive) of an alltoallv, and what one rank knows of
+// the exchange's blocks (a BlockMap for the schedule builders).
+//  - Plain-byte datatypes: block q is the user's bytes at displs[q] * extent, no copies.
+//  - Other datatypes: blocks are packed one after another into a staging buffer.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "algorithms/block_map.hpp"
+
+namespace topocoll::exec {
+
+struct SideLayout {
+  std::vector<std::size_t> offset;  // byte offset of block q in the byte buffer
+  std::vector<std::size_t> bytes;   // its size
+  std::size_t total = 0;            // bytes the byte buffer must hold
+  bool staged = false;              // packed copy rather than the user's buffer
+};
+
+// Rank `rank`'s blocks and the sizes it was told (block src -> dst, from src).
+class LocalBlocks final : public BlockMap {
+ public:
+  LocalBlocks(int rank, const SideLayout& send, const SideLayout& recv) : rank_(rank), send_(send), recv_(recv) {}
+  void tell(int src, int dst, std::size_t bytes) { told_[{src, dst}] = bytes; }
+
+  std::size_t bytes(int src, int dst) const override {
+    if (src == rank_) return send_.bytes.at(static_cast<std::size_t>(dst));
+    if (dst == rank_) return recv_.bytes.at(static_cast<std::size_t>(src));
+    auto it = told_.find({src, dst});
+    if (it == told_.end()) {
+      throw std::logic_error("the schedule asked for the size of block " + std::to_string(src) + "->" +
+                             std::to_string(dst) + ", which this rank was not told");
+    }
+    return it->second;
+  }
+  std::size_t send_offset(int, int dst) const override { return send_.offset.at(static_cast<std::size_t>(dst)); }
+  std::size_t recv_offset(int, int src) const override { return recv_.offset.at(static_cast<std::size_t>(src)); }
+
+ private:
+  int rank_;
+  const SideLayout& send_;
+  const SideLayout& recv_;
+  std::map<std::pair<int, int>, std::size_t> told_;
+};
+
+}  // namespace topocoll::exec
