@@ -1,4 +1,4 @@
-// Datatype inspection. MPI has no query for "committed": a zero-count send to MPI_PROC_NULL
+// Datatype inspection. MPI has no query for "committed": a one-element send to MPI_PROC_NULL
 // on a local communicator with MPI_ERRORS_RETURN checks it (Open MPI, MPICH and SMPI all
 // validate the datatype before the MPI_PROC_NULL short cut) without any communication.
 // MPI_Isend + MPI_Wait rather than MPI_Send: SMPI 3.32 leaks a request (and with it a
@@ -27,8 +27,11 @@ MaybeFailure check_committed(MPI_Datatype type, const std::string& role) {
   if (is_predefined(type)) return std::nullopt;
   MPI_Comm probe = MPI_COMM_NULL;
   if (auto failure = local_probe_comm(probe)) return failure;
+  // One element, not zero: MPICH checks the datatype only when there is something to send.
+  // MPI_PROC_NULL never touches the buffer; it is non-null so that no buffer check fires.
   MPI_Request request = MPI_REQUEST_NULL;
-  const int rc = MPI_Isend(nullptr, 0, type, MPI_PROC_NULL, 0, probe, &request);
+  char unused = 0;
+  const int rc = MPI_Isend(&unused, 1, type, MPI_PROC_NULL, 0, probe, &request);
   if (request != MPI_REQUEST_NULL) MPI_Wait(&request, MPI_STATUS_IGNORE);
   if (rc != MPI_SUCCESS) {
     return Failure{MPI_ERR_TYPE, "the " + role + " is not a valid committed datatype (call MPI_Type_commit)"};
