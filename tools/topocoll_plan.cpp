@@ -1,11 +1,17 @@
 // topocoll-plan: builds an algorithm's schedule for a topology without running anything, and
 // prints it round by round (text) or its statistics and predicted time (json). --verify runs
-// the schedule verifier as well.
+// the schedule verifier as well. --algorithm auto --calibration FILE picks the algorithm with
+// the lowest time predicted by the calibrated cost model, shows every prediction, then goes on
+// with the chosen algorithm.
 #include <CLI/CLI.hpp>
+#include <chrono>
+#include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "algorithms/registry.hpp"
+#include "model/auto_select.hpp"
 #include "model/tam_wang.hpp"
 #include "schedule/printer.hpp"
 #include "schedule/statistics.hpp"
@@ -23,6 +29,34 @@ void list_algorithms() {
   }
 }
 
+// The auto choice in the text format: the chosen name, then every prediction.
+void print_auto_choice(const AutoChoice& choice, const std::string& calibration, double all_us, double choose_us) {
+  std::cout << "auto (calibration " << calibration << "): " << choice.algorithm << "; predicting all took "
+            << std::fixed << std::setprecision(1) << all_us << " us, choosing alone " << choose_us << " us\n";
+  for (const AlgorithmPrediction& p : choice.predictions) {
+    std::cout << "  " << std::left << std::setw(15) << p.algorithm << std::right;
+    if (p.predicted_us) {
+      std::cout << std::setw(16) << std::setprecision(1) << *p.predicted_us << " us  (" << p.note << ")\n";
+    } else {
+      std::cout << "  " << p.note << '\n';
+    }
+  }
+  std::cout.unsetf(std::ios::floatfield);
+  std::cout << std::setprecision(6);
+}
+
+nlohmann::json auto_choice_json(const AutoChoice& choice, const std::string& calibration, double all_us,
+                                double choose_us) {
+  nlohmann::json predictions = nlohmann::json::array();
+  for (const AlgorithmPrediction& p : choice.predictions) {
+    predictions.push_back({{"algorithm", p.algorithm},
+                           {"predicted_us", p.predicted_us ? nlohmann::json(*p.predicted_us) : nlohmann::json()},
+                           {"note", p.note}});
+  }
+  return {{"calibration", calibration}, {"chosen", choice.algorithm}, {"predict_all_us", all_us},
+          {"choose_us", choose_us}, {"predictions", predictions}};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -31,8 +65,9 @@ int main(int argc, char** argv) {
   std::size_t block_bytes = 1;
   int group_width = AlgorithmKnobs{}.group_width;
   bool verify_it = false, list = false;
+  std::string calibration_path;
   app.add_option("--op", op, "collective operation")->check(CLI::IsMember({"alltoall"}));
-  app.add_option("--algorithm,-a", algorithm_name, "algorithm name (--list shows them)");
+  app.add_option("--algorithm,-a", algorithm_name, "algorithm name (--list shows them), or auto");
   app.add_option("--topology,-t", topology_spec, "clusters:N1,N2,... or flat:N");
   app.add_option("--block-bytes,-b", block_bytes, "bytes of each block i->j")->capture_default_str();
   app.add_option("--group-width,-w", group_width, "group-shuffle: partners per round")->capture_default_str();
@@ -41,6 +76,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--verify", verify_it, "also run the schedule verifier; exit 1 if it fails");
   app.add_flag("--list", list, "list the algorithms and exit");
+  app.add_option("--calibration,-c", calibration_path,
+                 "auto: calibration file of the machine (scripts/calibrate.sh writes platforms/NAME.calibration.json)");
   CLI11_PARSE(app, argc, argv);
 
   if (list) {
@@ -51,13 +88,23 @@ int main(int argc, char** argv) {
     std::cerr << "topocoll-plan: --algorithm and --topology are required (see --help)\n";
     return 2;
   }
-  const AlltoallAlgorithm* algorithm = find_alltoall_algorithm(algorithm_name);
-  if (!algorithm) {
+  const bool choose = algorithm_name == "auto";
+  std::optional<Calibration> calibration;
+  if (choose) {
+    std::string why;
+    if (calibration_path.empty()) why = "--algorithm auto needs --calibration FILE";
+    if (!why.empty() || !(calibration = load_calibration(calibration_path, &why))) {
+      std::cerr << "topocoll-plan: " << why << '\n';
+      return 2;
+    }
+  }
+  const AlltoallAlgorithm* algorithm = choose ? nullptr : find_alltoall_algorithm(algorithm_name);
+  if (!algorithm && !choose) {
     std::cerr << "topocoll-plan: unknown algorithm '" << algorithm_name << "' (known: " << alltoall_algorithm_names()
               << ")\n";
     return 2;
   }
-  if (!algorithm->build) {
+  if (algorithm && !algorithm->build) {
     std::cerr << "topocoll-plan: '" << algorithm_name << "' is the MPI library's own algorithm; it has no schedule\n";
     return 2;
   }
@@ -68,6 +115,27 @@ int main(int argc, char** argv) {
     return 2;
   }
   AlltoallProblem problem{topology->size(), block_bytes, &*topology, AlgorithmKnobs{group_width}};
+  std::optional<AutoChoice> choice;
+  double all_us = 0.0, choose_us = 0.0;  // time to predict every algorithm, and to choose only
+  if (choose) {
+    auto start = std::chrono::steady_clock::now();
+    choice = select_alltoall(problem, *calibration);
+    all_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    start = std::chrono::steady_clock::now();
+    const std::string chosen = choose_alltoall(problem, *calibration);  // what the executor runs
+    choose_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    if (choice->algorithm.empty()) {
+      std::cerr << "topocoll-plan: auto found nothing to predict: "
+                << (choice->predictions.empty() ? "no algorithm" : choice->predictions.front().note) << '\n';
+      return 2;
+    }
+    if (chosen != choice->algorithm) {
+      std::cerr << "topocoll-plan: internal error: auto chose " << chosen << " and " << choice->algorithm << '\n';
+      return 1;
+    }
+    algorithm = find_alltoall_algorithm(choice->algorithm);
+    algorithm_name = choice->algorithm;
+  }
   const Applicability fits = algorithm->supports(problem);
   if (!fits.ok) {
     std::cerr << "topocoll-plan: " << algorithm_name << " does not apply: " << fits.reason << '\n';
@@ -88,12 +156,14 @@ int main(int argc, char** argv) {
     out["block_bytes"] = block_bytes;
     out["topology"] = topology_spec;
     out["predicted_us_tam_wang_table1"] = algorithm->predict_us(problem, model);
+    if (choice) out["auto"] = auto_choice_json(*choice, calibration_path, all_us, choose_us);
     if (verify_it) {
       out["verified"] = verdict.ok;
       out["verifier_errors"] = verdict.errors;
     }
     std::cout << out.dump(2) << '\n';
   } else {
+    if (choice) print_auto_choice(*choice, calibration_path, all_us, choose_us);
     std::cout << op << ' ' << algorithm_name << " on " << topology->describe() << ", " << block_bytes
               << " bytes per block: " << stats.rounds << " rounds, " << stats.total.messages << " messages ("
               << stats.cross.messages << " across " << topology->levels().front() << "s), " << stats.total.bytes

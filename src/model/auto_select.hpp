@@ -1,0 +1,50 @@
+// `auto` for alltoall: predict every applicable algorithm of the registry with the hierarchical
+// cost model (hierarchical_cost.hpp) on a calibrated machine, and pick the lowest. Pure C++, no
+// MPI: every rank that passes the same problem and calibration gets the same answer (the same
+// arithmetic in the same order). Ties go to the earlier algorithm of the registry.
+// Cost: the traffic forms (alltoall_traffic.hpp) are O(messages) per algorithm, no schedule
+// is built; algorithms without a form are predicted from their full schedule. To choose, a form
+// may stop as soon as its rounds exceed the best prediction so far (the choice is the same).
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "algorithms/problem.hpp"
+#include "algorithms/registry.hpp"
+#include "model/calibration.hpp"
+#include "model/machine_cost.hpp"
+
+namespace topocoll {
+
+struct AlgorithmPrediction {
+  std::string algorithm;
+  std::optional<double> predicted_us;  // nullopt: not applicable, or not modelled
+  std::string note;                    // how it was predicted ("traffic form", "schedule"), or why not
+  bool at_least = false;               // stopped above the best: the time is at least predicted_us
+};
+
+// Every prediction in full (to show them), or only as far as needed to choose.
+enum class Predictions { all, enough_to_choose };
+
+struct AutoChoice {
+  std::string algorithm;                         // empty only when nothing could be predicted
+  std::vector<AlgorithmPrediction> predictions;  // one per candidate, in registry order
+};
+
+// Predicts every candidate (`native`, which has no schedule, is listed as not modelled).
+AutoChoice select_alltoall(const AlltoallProblem& problem, const MachineCost& machine,
+                           Predictions predictions = Predictions::all,
+                           std::span<const AlltoallAlgorithm> candidates = alltoall_algorithms());
+AutoChoice select_alltoall(const AlltoallProblem& problem, const Calibration& calibration,
+                           Predictions predictions = Predictions::all);
+
+// What the executor calls: the name of the algorithm `auto` runs for this problem. Never empty:
+// if no algorithm can be predicted (a calibration that does not describe a machine), the
+// library's default algorithm, kAutoFallback.
+inline constexpr const char* kAutoFallback = "pairwise";
+std::string choose_alltoall(const AlltoallProblem& problem, const Calibration& calibration);
+
+}  // namespace topocoll

@@ -1,0 +1,265 @@
+// Calibration files: reading (with errors naming the field at fault), writing, the fit of a
+// level's latency and bandwidth, and the conversion to the cost model's parameters.
+#include "model/calibration.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <tuple>
+
+namespace topocoll {
+
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+// Thrown inside the reader with the field path and the complaint; caught at the entry point.
+struct FieldError {
+  std::string message;
+};
+
+[[noreturn]] void fail(const std::string& where, const std::string& what) { throw FieldError{where + " " + what}; }
+
+const json& member(const json& object, const std::string& where, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end()) fail(where.empty() ? std::string(key) : where + "." + key, "is missing");
+  return *it;
+}
+
+std::string path(const std::string& where, const char* key) { return where.empty() ? key : where + "." + key; }
+
+double number(const json& object, const std::string& where, const char* key, bool positive) {
+  const json& value = member(object, where, key);
+  if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0 ||
+      (positive && value.get<double>() == 0)) {
+    fail(path(where, key), positive ? "must be a positive number" : "must be a number, 0 or more");
+  }
+  return value.get<double>();
+}
+
+int whole(const json& object, const std::string& where, const char* key) {
+  const json& value = member(object, where, key);
+  if (!value.is_number_integer() || value.get<long long>() < 0 || value.get<long long>() > 1 << 30) {
+    fail(path(where, key), "must be a whole number, 0 or more");
+  }
+  return value.get<int>();
+}
+
+std::string text(const json& object, const std::string& where, const char* key, bool required = false) {
+  const auto it = object.find(key);
+  if (it == object.end()) {
+    if (required) fail(path(where, key), "is missing");
+    return {};
+  }
+  if (!it->is_string() || (required && it->get<std::string>().empty())) {
+    fail(path(where, key), required ? "must be a non-empty string" : "must be a string");
+  }
+  return it->get<std::string>();
+}
+
+std::pair<int, int> two_whole(const json& object, const std::string& where, const char* key) {
+  const json& value = member(object, where, key);
+  if (!value.is_array() || value.size() != 2 || !value[0].is_number_integer() || !value[1].is_number_integer()) {
+    fail(path(where, key), "must be an array of two whole numbers");
+  }
+  return {value[0].get<int>(), value[1].get<int>()};
+}
+
+FlowCapacity read_capacity(const json& entry, const std::string& where) {
+  if (!entry.is_object()) fail(where, "must be an object with \"flows\" and \"bytes_per_s\"");
+  FlowCapacity capacity{whole(entry, where, "flows"), number(entry, where, "bytes_per_s", true)};
+  if (capacity.flows < 1) fail(where + ".flows", "must be at least 1");
+  return capacity;
+}
+
+LevelCalibration read_level(const json& entry, const std::string& where) {
+  if (!entry.is_object()) fail(where, "must be an object");
+  LevelCalibration level;
+  level.name = text(entry, where, "name", true);
+  std::tie(level.rank_a, level.rank_b) = two_whole(entry, where, "ranks");
+  level.latency_us = number(entry, where, "latency_us", false);
+  level.bandwidth_bytes_per_s = number(entry, where, "bandwidth_bytes_per_s", true);
+  if (const auto it = entry.find("one_way_us"); it != entry.end()) {
+    const std::string list = path(where, "one_way_us");
+    if (!it->is_array()) fail(list, "must be an array of {\"bytes\", \"us\"} objects");
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      const std::string at = list + "[" + std::to_string(i) + "]";
+      if (!(*it)[i].is_object()) fail(at, "must be an object");
+      level.one_way.push_back(
+          {static_cast<std::size_t>(whole((*it)[i], at, "bytes")), number((*it)[i], at, "us", false)});
+    }
+  }
+  return level;
+}
+
+Calibration read(const json& root) {
+  if (!root.is_object()) fail("the document", "must be a JSON object");
+  Calibration c;
+  const std::string format = text(root, "", "format", true);
+  if (format != kCalibrationFormat) {
+    fail("format", "is '" + format + "', expected '" + std::string(kCalibrationFormat) + "'");
+  }
+  c.platform = text(root, "", "platform");
+  c.topology = text(root, "", "topology");
+  c.ranks = whole(root, "", "ranks");
+  c.mpi_library = text(root, "", "mpi_library");
+  c.created_by = text(root, "", "created_by");
+  const json& levels = member(root, "", "levels");
+  if (!levels.is_array() || levels.empty()) fail("levels", "must be a non-empty array");
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const std::string where = "levels[" + std::to_string(i) + "]";
+    c.levels.push_back(read_level(levels[i], where));
+    for (std::size_t j = 0; j < i; ++j) {
+      if (c.levels[j].name == c.levels[i].name) fail(where + ".name", "'" + c.levels[i].name + "' is listed twice");
+    }
+  }
+  c.send_overhead_us = number(root, "", "send_overhead_us", false);
+  const json& node = member(root, "", "node");
+  if (!node.is_object()) fail("node", "must be an object");
+  c.node.flows = whole(node, "node", "flows");
+  c.node.injection_bytes_per_s = number(node, "node", "injection_bytes_per_s", true);
+  c.node.ejection_bytes_per_s = number(node, "node", "ejection_bytes_per_s", true);
+  const auto found = root.find("backbone");  // absent or null: no backbone
+  if (found != root.end() && !found->is_null()) {
+    const json& backbone = *found;
+    if (!backbone.is_object()) fail("backbone", "must be an object or null");
+    BackboneCalibration bb;
+    bb.level = text(backbone, "backbone", "level", true);
+    const bool known = std::any_of(c.levels.begin(), c.levels.end(), [&](const auto& l) { return l.name == bb.level; });
+    if (!known) fail("backbone.level", "'" + bb.level + "' is not the name of one of the levels");
+    std::tie(bb.group_a, bb.group_b) = two_whole(backbone, "backbone", "groups");
+    const json& points = member(backbone, "backbone", "one_direction");
+    if (!points.is_array() || points.empty()) fail("backbone.one_direction", "must be a non-empty array");
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const std::string at = "backbone.one_direction[" + std::to_string(i) + "]";
+      bb.one_direction.push_back(read_capacity(points[i], at));
+      if (i > 0 && bb.one_direction[i].flows <= bb.one_direction[i - 1].flows) {
+        fail(at + ".flows", "must exceed the previous entry's (list by increasing flows)");
+      }
+    }
+    bb.both_directions = read_capacity(member(backbone, "backbone", "both_directions"), "backbone.both_directions");
+    c.backbone = bb;
+  }
+  const json& copy = member(root, "", "copy");
+  if (!copy.is_object()) fail("copy", "must be an object");
+  c.copy.bytes_per_s = number(copy, "copy", "bytes_per_s", true);
+  c.copy.source = text(copy, "copy", "source");
+  return c;
+}
+
+}  // namespace
+
+MachineCost Calibration::machine() const {
+  constexpr double kPerUs = 1e-6;  // bytes per second -> bytes per microsecond
+  MachineCost m;
+  for (const LevelCalibration& level : levels) {
+    m.levels.push_back({level.name, level.latency_us, level.bandwidth_bytes_per_s * kPerUs});
+  }
+  m.send_overhead_us = send_overhead_us;
+  m.injection_bytes_per_us = node.injection_bytes_per_s * kPerUs;
+  m.ejection_bytes_per_us = node.ejection_bytes_per_s * kPerUs;
+  if (backbone) {
+    BackboneCost bb;
+    bb.level = backbone->level;
+    for (const FlowCapacity& point : backbone->one_direction)
+      bb.one_direction.push_back({point.flows, point.bytes_per_s * kPerUs});
+    // Both directions were measured with as many flows each way as in total / 2.
+    if (!bb.one_direction.empty()) {
+      const double one_way = bb.capacity_bytes_per_us(backbone->both_directions.flows / 2.0);
+      bb.duplex_ratio = backbone->both_directions.bytes_per_s * kPerUs / one_way;
+    }
+    m.backbone = bb;
+  }
+  m.copy_bytes_per_us = copy.bytes_per_s * kPerUs;
+  return m;
+}
+
+std::optional<Calibration> parse_calibration(std::string_view text, std::string* error) {
+  std::string scratch;
+  if (!error) error = &scratch;
+  try {
+    return read(json::parse(text));
+  } catch (const json::parse_error& e) {
+    *error = std::string("not valid JSON: ") + e.what();
+  } catch (const FieldError& e) {
+    *error = e.message;
+  }
+  return std::nullopt;
+}
+
+std::optional<Calibration> load_calibration(const std::string& path, std::string* error) {
+  std::string scratch;
+  if (!error) error = &scratch;
+  std::ifstream file(path);
+  if (!file) {
+    *error = "calibration file '" + path + "' cannot be read";
+    return std::nullopt;
+  }
+  std::ostringstream contents;
+  contents << file.rdbuf();
+  auto calibration = parse_calibration(contents.str(), error);
+  if (!calibration) *error = "calibration file '" + path + "': " + *error;
+  return calibration;
+}
+
+std::string calibration_to_json(const Calibration& c) {
+  ordered_json root;
+  root["format"] = kCalibrationFormat;
+  root["platform"] = c.platform;
+  root["topology"] = c.topology;
+  root["ranks"] = c.ranks;
+  root["mpi_library"] = c.mpi_library;
+  root["created_by"] = c.created_by;
+  root["levels"] = ordered_json::array();
+  for (const LevelCalibration& level : c.levels) {
+    ordered_json entry;
+    entry["name"] = level.name;
+    entry["ranks"] = {level.rank_a, level.rank_b};
+    entry["latency_us"] = level.latency_us;
+    entry["bandwidth_bytes_per_s"] = level.bandwidth_bytes_per_s;
+    entry["one_way_us"] = ordered_json::array();
+    for (const OneWaySample& s : level.one_way) entry["one_way_us"].push_back({{"bytes", s.bytes}, {"us", s.us}});
+    root["levels"].push_back(entry);
+  }
+  root["send_overhead_us"] = c.send_overhead_us;
+  root["node"] = {{"flows", c.node.flows},
+                  {"injection_bytes_per_s", c.node.injection_bytes_per_s},
+                  {"ejection_bytes_per_s", c.node.ejection_bytes_per_s}};
+  if (c.backbone) {
+    const BackboneCalibration& bb = *c.backbone;
+    ordered_json points = ordered_json::array();
+    for (const FlowCapacity& point : bb.one_direction) {
+      points.push_back({{"flows", point.flows}, {"bytes_per_s", point.bytes_per_s}});
+    }
+    root["backbone"] = {
+        {"level", bb.level},
+        {"groups", {bb.group_a, bb.group_b}},
+        {"one_direction", points},
+        {"both_directions", {{"flows", bb.both_directions.flows}, {"bytes_per_s", bb.both_directions.bytes_per_s}}}};
+  } else {
+    root["backbone"] = nullptr;
+  }
+  root["copy"] = {{"bytes_per_s", c.copy.bytes_per_s}, {"source", c.copy.source}};
+  return root.dump(2) + "\n";
+}
+
+std::optional<LatencyBandwidth> fit_one_way(std::vector<OneWaySample> samples, double send_overhead_us) {
+  std::sort(samples.begin(), samples.end(), [](const auto& a, const auto& b) { return a.bytes < b.bytes; });
+  if (samples.size() < 2) return std::nullopt;
+  const OneWaySample& largest = samples[samples.size() - 1];
+  const OneWaySample& next = samples[samples.size() - 2];
+  if (largest.bytes == next.bytes) return std::nullopt;
+  const double slope_us_per_byte = (largest.us - next.us) / static_cast<double>(largest.bytes - next.bytes);
+  if (!(slope_us_per_byte > 0) || !std::isfinite(slope_us_per_byte)) return std::nullopt;
+  const OneWaySample& smallest = samples.front();
+  LatencyBandwidth fit;
+  fit.bandwidth_bytes_per_s = 1e6 / slope_us_per_byte;
+  fit.latency_us =
+      std::max(0.0, smallest.us - static_cast<double>(smallest.bytes) * slope_us_per_byte - send_overhead_us);
+  return fit;
+}
+
+}  // namespace topocoll

@@ -1,0 +1,110 @@
+// A calibration: the hierarchical cost model's parameters as measured on one platform by
+// topocoll-calibrate, with what they were measured from. Stored as JSON (docs/algorithms.md,
+// section "auto", describes every field):
+//
+//   {"format": "topocoll-calibration 1", "platform": "...", "topology": "clusters:30,30",
+//    "ranks": 60, "mpi_library": "...", "created_by": "topocoll-calibrate ...",
+//    "levels": [{"name": "cluster", "ranks": [0, 30], "latency_us": 5060.0,
+//                "bandwidth_bytes_per_s": 1.25e8, "one_way_us": [{"bytes": 8, "us": 5060.1}, ...]},
+//               {"name": "node", ...}],
+//    "send_overhead_us": 0.0,
+//    "node": {"flows": 8, "injection_bytes_per_s": 1.25e8, "ejection_bytes_per_s": 1.25e8},
+//    "backbone": {"level": "cluster", "groups": [0, 1],
+//                 "one_direction": [{"flows": 30, "bytes_per_s": 1.25e9},
+//                                   {"flows": 900, "bytes_per_s": 1.25e9}],
+//                 "both_directions": {"flows": 1800, "bytes_per_s": 2.5e9}},
+//    "copy": {"bytes_per_s": 5e9, "source": "given"}}
+//
+// "backbone" is null (or absent) when the topology has a single group at its outermost level.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/machine_cost.hpp"
+
+namespace topocoll {
+
+inline constexpr std::string_view kCalibrationFormat = "topocoll-calibration 1";
+
+struct OneWaySample {
+  std::size_t bytes = 0;
+  double us = 0.0;  // half a ping-pong's round trip
+};
+
+// Ping-pong between two ranks first separated at this level ("same group": sharing every group).
+struct LevelCalibration {
+  std::string name;
+  int rank_a = 0;
+  int rank_b = 0;
+  double latency_us = 0.0;             // network latency: one-way time at 0 bytes minus the send overhead
+  double bandwidth_bytes_per_s = 0.0;  // one flow's, from the two largest samples
+  std::vector<OneWaySample> one_way;
+};
+
+// One rank sending to (receiving from) `flows` peers at once.
+struct NodeCalibration {
+  int flows = 0;
+  double injection_bytes_per_s = 0.0;
+  double ejection_bytes_per_s = 0.0;
+};
+
+// An aggregate capacity measured with `flows` simultaneous flows.
+struct FlowCapacity {
+  int flows = 0;
+  double bytes_per_s = 0.0;
+};
+
+// Ranks of group_a sending to ranks of group_b (and back) at once, at level `level`: one flow
+// per rank of the smaller group (lg's pattern), then many (direct's pattern), then both ways.
+struct BackboneCalibration {
+  std::string level;
+  int group_a = 0;
+  int group_b = 1;
+  std::vector<FlowCapacity> one_direction;  // by increasing flows
+  FlowCapacity both_directions;
+};
+
+struct CopyCalibration {
+  double bytes_per_s = 0.0;
+  std::string source;  // "measured" (memcpy), "given" (--copy-bandwidth), or "simulation default"
+};
+
+struct Calibration {
+  std::string platform;
+  std::string topology;  // the spec the levels were measured under
+  int ranks = 0;
+  std::string mpi_library;
+  std::string created_by;
+  std::vector<LevelCalibration> levels;  // outermost first, only those with a pair of ranks
+  double send_overhead_us = 0.0;
+  NodeCalibration node;
+  std::optional<BackboneCalibration> backbone;
+  CopyCalibration copy;
+
+  // The model's parameters (us and bytes per us).
+  MachineCost machine() const;
+};
+
+// Reads a calibration from JSON text; on error returns nullopt and sets `error` to a message
+// naming the field at fault (e.g. "levels[1].bandwidth_bytes_per_s must be a positive number").
+std::optional<Calibration> parse_calibration(std::string_view text, std::string* error);
+// The same from a file; errors start with the file's path.
+std::optional<Calibration> load_calibration(const std::string& path, std::string* error);
+// The JSON text of a calibration (what parse_calibration reads back).
+std::string calibration_to_json(const Calibration& calibration);
+
+// Latency and bandwidth of a level from its one-way times: the bandwidth from the two largest
+// sizes (the slope), the latency from the smallest (its time less its bytes at that bandwidth,
+// less the send overhead, at least 0). Nullopt with fewer than two sizes or a slope that is
+// not positive.
+struct LatencyBandwidth {
+  double latency_us = 0.0;
+  double bandwidth_bytes_per_s = 0.0;
+};
+std::optional<LatencyBandwidth> fit_one_way(std::vector<OneWaySample> samples, double send_overhead_us);
+
+}  // namespace topocoll

@@ -1,0 +1,194 @@
+// The hierarchical cost model, round by round (see hierarchical_cost.hpp).
+#include "model/hierarchical_cost.hpp"
+
+#include <algorithm>
+
+namespace topocoll {
+
+namespace {
+
+double transfer_us(std::size_t bytes, double bytes_per_us) { return static_cast<double>(bytes) / bytes_per_us; }
+
+}  // namespace
+
+void RoundCostMeter::add(int rank, const RankRoundLoad& load) {
+  const MachineCost& m = pricing_->machine();
+  const double copy_us = m.copy_bytes_per_us > 0 ? transfer_us(load.copy_bytes, m.copy_bytes_per_us) : 0.0;
+  longest_copy_us_ = std::max(longest_copy_us_, copy_us);
+  double rank_us = copy_us;
+  if (!load.sends.empty() || !load.recvs.empty()) {
+    double latency_us = 0.0;
+    std::size_t out = 0, in = 0;
+    std::size_t smallest = load.sends.empty() ? 0 : load.sends.front().bytes;
+    for (const MessageLoad& send : load.sends) {
+      const LevelCost& level = pricing_->between(rank, send.peer);
+      latency_us = std::max(latency_us, level.latency_us);
+      out += send.bytes;
+      smallest = std::min(smallest, send.bytes);
+      const double alone_us =
+          copy_us + m.send_overhead_us + level.latency_us + transfer_us(send.bytes, level.bytes_per_us);
+      slowest_us_ = std::max(slowest_us_, alone_us);
+    }
+    for (const MessageLoad& recv : load.recvs) {
+      latency_us = std::max(latency_us, pricing_->between(recv.peer, rank).latency_us);
+      in += recv.bytes;
+    }
+    // Posting is sequential and data flows meanwhile: the last message posted still has to go
+    // (at least the smallest), and everything has to cross the rank's link.
+    const double messages = static_cast<double>(std::max(load.sends.size(), load.recvs.size()));
+    const double posting_us = messages * m.send_overhead_us + transfer_us(smallest, m.injection_bytes_per_us);
+    const double wire_us =
+        std::max(transfer_us(out, m.injection_bytes_per_us), transfer_us(in, m.ejection_bytes_per_us));
+    rank_us += latency_us + std::max(posting_us, m.send_overhead_us + wire_us);
+    if (pricing_->backbone_group(rank) >= 0) add_backbone_traffic(rank, load);
+  }
+  slowest_us_ = std::max(slowest_us_, rank_us);
+}
+
+RoundCostMeter::BackboneLoad& RoundCostMeter::crossing(int from, int to) {
+  for (std::size_t i = 0; i < crossings_; ++i)
+    if (backbone_[i].from == from && backbone_[i].to == to) return backbone_[i];
+  if (crossings_ == backbone_.size()) backbone_.emplace_back();
+  BackboneLoad& fresh = backbone_[crossings_++];
+  fresh.from = from;
+  fresh.to = to;
+  fresh.bytes = 0;
+  fresh.flows = 0;
+  fresh.senders.clear();
+  fresh.receivers.clear();
+  return fresh;
+}
+
+const RoundCostMeter::BackboneLoad* RoundCostMeter::find_crossing(int from, int to) const {
+  for (std::size_t i = 0; i < crossings_; ++i)
+    if (backbone_[i].from == from && backbone_[i].to == to) return &backbone_[i];
+  return nullptr;
+}
+
+void RoundCostMeter::add_backbone_traffic(int rank, const RankRoundLoad& load) {
+  const MachineCost& m = pricing_->machine();
+  const int group = pricing_->backbone_group(rank);
+  // One pass per direction: bytes that stay inside the rank's group, and per other group the
+  // bytes and flows that cross.
+  auto tally = [this, group](const std::vector<MessageLoad>& messages, std::size_t& near) {
+    by_group_.clear();
+    for (const MessageLoad& message : messages) {
+      const int other = pricing_->backbone_group(message.peer);
+      if (other == group) {
+        near += message.bytes;
+        continue;
+      }
+      auto it = std::find_if(by_group_.begin(), by_group_.end(), [&](const GroupTally& t) { return t.group == other; });
+      if (it == by_group_.end()) it = by_group_.insert(by_group_.end(), GroupTally{other, 0, 0});
+      it->bytes += message.bytes;
+      it->flows += 1;
+    }
+  };
+  // The rank's shorter-route flows take its link first (latency-weighted sharing): its flows
+  // across the backbone are released once they are through.
+  std::size_t near_out = 0, near_in = 0;
+  tally(load.sends, near_out);
+  const double send_release_us = transfer_us(near_out, m.injection_bytes_per_us);
+  for (const GroupTally& t : by_group_) {
+    BackboneLoad& out = crossing(group, t.group);
+    out.bytes += t.bytes;
+    out.flows += t.flows;
+    out.senders.push_back({send_release_us, t.bytes});
+  }
+  tally(load.recvs, near_in);
+  const double recv_release_us = transfer_us(near_in, m.ejection_bytes_per_us);
+  for (const GroupTally& t : by_group_) crossing(t.group, group).receivers.push_back({recv_release_us, t.bytes});
+}
+
+// The earliest time a shared capacity can carry bytes that become available at their release
+// times: max over k of (k-th release + bytes released from then on / capacity).
+double RoundCostMeter::drain_us(const std::vector<Release>& a, const std::vector<Release>* b, double bytes_per_us) {
+  releases_.assign(a.begin(), a.end());
+  if (b) releases_.insert(releases_.end(), b->begin(), b->end());
+  if (releases_.empty()) return 0.0;
+  std::size_t total = 0;
+  double first = releases_.front().first, last = first;
+  for (const Release& r : releases_) {
+    total += r.second;
+    first = std::min(first, r.first);
+    last = std::max(last, r.first);
+  }
+  if (first == last) return first + transfer_us(total, bytes_per_us);
+  std::sort(releases_.begin(), releases_.end());
+  double end_us = 0.0;
+  std::size_t later = 0;
+  for (auto it = releases_.rbegin(); it != releases_.rend(); ++it) {
+    later += it->second;
+    end_us = std::max(end_us, it->first + transfer_us(later, bytes_per_us));
+  }
+  return end_us;
+}
+
+double RoundCostMeter::finish_round() {
+  double round_us = slowest_us_;
+  if (crossings_ > 0) {
+    const BackboneCost& bb = *pricing_->machine().backbone;
+    const double start_us = longest_copy_us_ + pricing_->machine().send_overhead_us + pricing_->backbone_latency_us();
+    for (std::size_t i = 0; i < crossings_; ++i) {
+      const BackboneLoad& one = backbone_[i];
+      if (one.flows == 0) continue;
+      const double capacity = bb.capacity_bytes_per_us(one.flows);
+      round_us = std::max(round_us, start_us + std::max(drain_us(one.senders, nullptr, capacity),
+                                                        drain_us(one.receivers, nullptr, capacity)));
+      const BackboneLoad* back = find_crossing(one.to, one.from);
+      const double both = bb.duplex_ratio * bb.capacity_bytes_per_us((one.flows + (back ? back->flows : 0)) / 2.0);
+      round_us =
+          std::max(round_us, start_us + std::max(drain_us(one.senders, back ? &back->senders : nullptr, both),
+                                                 drain_us(one.receivers, back ? &back->receivers : nullptr, both)));
+    }
+  }
+  slowest_us_ = 0.0;
+  longest_copy_us_ = 0.0;
+  crossings_ = 0;
+  return round_us;
+}
+
+void load_of(const Round& round, RankRoundLoad& load) {
+  load.clear();
+  for (const LocalCopy& copy : round.copies) load.copy_bytes += copy.from.length;
+  for (const Transfer& send : round.sends) load.sends.push_back({send.peer, send.bytes()});
+  for (const Transfer& recv : round.recvs) load.recvs.push_back({recv.peer, recv.bytes()});
+}
+
+std::vector<double> round_times_us(const Schedule& schedule, const MachineCost& machine, const Topology* topology) {
+  const MachinePricing pricing(machine, topology, schedule.size);
+  RoundCostMeter meter(pricing);
+  std::size_t rounds = 0;
+  for (const RankSchedule& rs : schedule.ranks) rounds = std::max(rounds, rs.rounds.size());
+  std::vector<double> times;
+  RankRoundLoad load;
+  for (std::size_t t = 0; t < rounds; ++t) {
+    for (int r = 0; r < static_cast<int>(schedule.ranks.size()); ++r) {
+      const RankSchedule& rs = schedule.ranks[r];
+      if (t >= rs.rounds.size()) continue;
+      load_of(rs.rounds[t], load);
+      meter.add(r, load);
+    }
+    times.push_back(meter.finish_round());
+  }
+  return times;
+}
+
+double predict_hierarchical_us(const Schedule& schedule, const MachineCost& machine, const Topology* topology) {
+  double total = 0.0;
+  for (double t : round_times_us(schedule, machine, topology)) total += t;
+  return total;
+}
+
+MachineCost machine_from_tam_wang(const TamWangParams& params) {
+  const double link_bytes_per_us = static_cast<double>(params.packet_bytes) / params.gap_us;
+  MachineCost machine;
+  machine.levels.push_back({"same group", params.t_w() - params.send_overhead_us, link_bytes_per_us});
+  machine.send_overhead_us = params.send_overhead_us;
+  machine.injection_bytes_per_us = link_bytes_per_us;
+  machine.ejection_bytes_per_us = link_bytes_per_us;
+  machine.copy_bytes_per_us = params.copy_bytes_per_us;
+  return machine;
+}
+
+}  // namespace topocoll

@@ -1,0 +1,108 @@
+// The hierarchical cost model: the time of a schedule on a machine described per topology
+// level (machine_cost.hpp), read round by round. Rounds run one after the other (the schedule
+// semantics: a round ends when all its transfers have completed). A round lasts as long as its
+// slowest constraint:
+//  - each rank: its copies, then the largest latency among its messages (sent or received)
+//    plus max(n * o + smallest send / injection, o + max(bytes out / injection, bytes in /
+//    ejection)), n = max(sends, receives): posting is sequential, data flows while later
+//    messages are posted, and the last one posted still has to go;
+//  - each message on its own: the sender's copies + o + latency + bytes / bandwidth of its level;
+//  - the backbone: for each ordered pair of groups it joins, the round's longest copy + o +
+//    backbone latency + the time to drain the bytes from one group to the other through the
+//    one-direction capacity (at that many flows); for each unordered pair, the same with both
+//    directions and duplex_ratio times the capacity. Draining respects release times, which
+//    model latency-weighted sharing (TCP's RTT unfairness, which SimGrid's network models
+//    reproduce): a rank's flows inside its group take its link before its flows across the
+//    backbone, which are released once its in-group bytes are through at injection bandwidth
+//    (at the receiver: ejection). Drain time = max over k of (k-th release + bytes released
+//    from then on / capacity), on the senders' side and on the receivers' side.
+// What it ignores: contention inside a group (switch capacity below the backbone), packets and
+// queues (head-of-line blocking, TCP slow start, losses), receive-side per-message overheads
+// beyond what the calibrated latency holds, ranks running ahead into the next round, overlap
+// of copies with communication, and more than one backbone per pair of groups (every pair of
+// groups at the backbone level is assumed joined like the calibrated pair).
+// On a single-level machine with Tam and Wang's parameters (machine_from_tam_wang) it gives
+// their formulas: each round max(packets) * g + T_w when messages are whole packets.
+#pragma once
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "model/machine_cost.hpp"
+#include "model/tam_wang.hpp"
+#include "schedule/schedule.hpp"
+
+namespace topocoll {
+
+struct MessageLoad {
+  int peer = 0;
+  std::size_t bytes = 0;
+};
+
+// What one rank does in one round, as the model sees it.
+struct RankRoundLoad {
+  std::vector<MessageLoad> sends;
+  std::vector<MessageLoad> recvs;
+  std::size_t copy_bytes = 0;
+  void clear() {
+    sends.clear();
+    recvs.clear();
+    copy_bytes = 0;
+  }
+};
+
+// Prices one round at a time: add every rank's load, then finish_round().
+class RoundCostMeter {
+ public:
+  explicit RoundCostMeter(const MachinePricing& pricing) : pricing_(&pricing) {}
+  void add(int rank, const RankRoundLoad& load);
+  // The round's time in microseconds; the meter is then ready for the next round.
+  double finish_round();
+
+ private:
+  using Release = std::pair<double, std::size_t>;  // (when flows may start, their bytes)
+  // What crosses the backbone from one group to another in the round.
+  struct BackboneLoad {
+    int from = 0;
+    int to = 0;
+    std::size_t bytes = 0;
+    int flows = 0;
+    // Per sending (receiving) rank: when its flows across are released, and their bytes.
+    std::vector<Release> senders, receivers;
+  };
+  void add_backbone_traffic(int rank, const RankRoundLoad& load);
+  BackboneLoad& crossing(int from, int to);
+  const BackboneLoad* find_crossing(int from, int to) const;
+  double drain_us(const std::vector<Release>& a, const std::vector<Release>* b, double bytes_per_us);
+
+  const MachinePricing* pricing_;
+  double slowest_us_ = 0.0;  // ranks and lone messages
+  double longest_copy_us_ = 0.0;
+  // The round's crossings (the first `crossings_` entries; storage kept from round to round).
+  std::vector<BackboneLoad> backbone_;
+  std::size_t crossings_ = 0;
+  struct GroupTally {
+    int group = 0;
+    std::size_t bytes = 0;
+    int flows = 0;
+  };
+  std::vector<GroupTally> by_group_;  // scratch: one rank's traffic per other group
+  std::vector<Release> releases_;     // scratch for drain_us
+};
+
+// The hierarchical time of a schedule (every rank's part), in microseconds. `topology` (may be
+// null) is the problem's; `machine` must pass check_machine.
+double predict_hierarchical_us(const Schedule& schedule, const MachineCost& machine, const Topology* topology);
+
+// The same rounds' times one by one.
+std::vector<double> round_times_us(const Schedule& schedule, const MachineCost& machine, const Topology* topology);
+
+// RankRoundLoad of one round of a rank's schedule.
+void load_of(const Round& round, RankRoundLoad& load);
+
+// A one-level machine with Tam and Wang's parameters: o = O_s, latency T_w - O_s (so that a
+// lone message costs k g + T_w), every bandwidth b / g, copies at copy_bytes_per_us.
+MachineCost machine_from_tam_wang(const TamWangParams& params);
+
+}  // namespace topocoll

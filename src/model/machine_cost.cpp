@@ -1,0 +1,106 @@
+// Checks of a MachineCost and its resolution against a problem's topology (machine_cost.hpp).
+#include "model/machine_cost.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace topocoll {
+
+namespace {
+
+bool positive(double x) { return std::isfinite(x) && x > 0.0; }
+bool non_negative(double x) { return std::isfinite(x) && x >= 0.0; }
+
+}  // namespace
+
+std::optional<std::string> check_machine(const MachineCost& machine) {
+  if (machine.levels.empty()) return "the machine has no levels";
+  for (std::size_t i = 0; i < machine.levels.size(); ++i) {
+    const LevelCost& level = machine.levels[i];
+    const std::string where = "level " + std::to_string(i) + " (" + level.name + ")";
+    if (level.name.empty()) return "level " + std::to_string(i) + " has no name";
+    if (!non_negative(level.latency_us)) return where + ": latency must be 0 or more";
+    if (!positive(level.bytes_per_us)) return where + ": bandwidth must be positive";
+  }
+  if (!non_negative(machine.send_overhead_us)) return "the send overhead must be 0 or more";
+  if (!positive(machine.injection_bytes_per_us)) return "the injection bandwidth must be positive";
+  if (!positive(machine.ejection_bytes_per_us)) return "the ejection bandwidth must be positive";
+  if (!non_negative(machine.copy_bytes_per_us)) return "the copy bandwidth must be 0 (free) or more";
+  if (machine.backbone) {
+    const BackboneCost& bb = *machine.backbone;
+    const bool named = std::any_of(machine.levels.begin(), machine.levels.end(),
+                                   [&](const LevelCost& l) { return l.name == bb.level; });
+    if (!named) return "the backbone joins level '" + bb.level + "', which the machine does not list";
+    if (bb.one_direction.empty()) return "the backbone has no measured capacity";
+    for (std::size_t i = 0; i < bb.one_direction.size(); ++i) {
+      if (bb.one_direction[i].flows < 1) return "the backbone's capacity points need at least one flow each";
+      if (i > 0 && bb.one_direction[i].flows <= bb.one_direction[i - 1].flows) {
+        return "the backbone's capacity points must be listed by increasing flows";
+      }
+      if (!positive(bb.one_direction[i].bytes_per_us)) return "the backbone's capacities must be positive";
+    }
+    if (!positive(bb.duplex_ratio)) return "the backbone's duplex ratio must be positive";
+  }
+  return std::nullopt;
+}
+
+double BackboneCost::capacity_bytes_per_us(double flows) const {
+  if (flows <= one_direction.front().flows) return one_direction.front().bytes_per_us;
+  for (std::size_t i = 1; i < one_direction.size(); ++i) {
+    const CapacityPoint& lo = one_direction[i - 1];
+    const CapacityPoint& hi = one_direction[i];
+    if (flows <= hi.flows) {
+      const double f = (flows - lo.flows) / static_cast<double>(hi.flows - lo.flows);
+      return lo.bytes_per_us + f * (hi.bytes_per_us - lo.bytes_per_us);
+    }
+  }
+  return one_direction.back().bytes_per_us;
+}
+
+MachinePricing::MachinePricing(const MachineCost& machine, const Topology* topology, int size)
+    : machine_(&machine), size_(size), levels_(topology ? topology->level_count() : 0) {
+  const std::vector<LevelCost>& known = machine.levels;
+  const int last = static_cast<int>(known.size()) - 1;
+  auto find_from = [&](const std::string& name, int first) {
+    for (int i = std::max(first, 0); i <= last; ++i)
+      if (known[i].name == name) return i;
+    return -1;
+  };
+  int matched = -1;  // index in `known` of the last matched problem level
+  for (int l = 0; l < levels_; ++l) {
+    const int i = find_from(topology->levels()[l], matched + 1);
+    if (i >= 0) {
+      costs_.push_back(&known[i]);
+      matched = i;
+    } else {
+      costs_.push_back(&known[std::min(matched + 1, last)]);
+    }
+  }
+  costs_.push_back(&known[std::min(matched + 1, last)]);  // "same group"
+
+  if (levels_ > 0) {
+    groups_.resize(static_cast<std::size_t>(size) * levels_);
+    for (int r = 0; r < size; ++r)
+      for (int l = 0; l < levels_; ++l) groups_[static_cast<std::size_t>(r) * levels_ + l] = topology->group(r, l);
+  }
+  if (machine.backbone && topology) {
+    const auto& names = topology->levels();
+    const auto at = std::find(names.begin(), names.end(), machine.backbone->level);
+    if (at != names.end()) {
+      const int l = static_cast<int>(at - names.begin());
+      backbone_group_count_ = topology->group_count(l);
+      if (backbone_group_count_ > 1) {
+        for (int r = 0; r < size; ++r) backbone_groups_.push_back(topology->group(r, l));
+      }
+      backbone_latency_us_ = known[find_from(machine.backbone->level, 0)].latency_us;
+    }
+  }
+}
+
+std::vector<std::string> MachinePricing::mapping() const {
+  std::vector<std::string> names;
+  for (const LevelCost* cost : costs_) names.push_back(cost->name);
+  return names;
+}
+
+}  // namespace topocoll

@@ -1,0 +1,99 @@
+// The machine as the hierarchical cost model sees it: per topology level a latency and a
+// per-flow bandwidth, each rank's injection and ejection bandwidth, an optional backbone (the
+// shared capacity between the groups of one level), a per-message CPU overhead and the local
+// copy bandwidth. Units: microseconds and bytes per microsecond (= MB/s).
+//
+// MachinePricing resolves these parameters against the topology of a problem: which level's
+// latency and bandwidth a message between two ranks pays, and which backbone it crosses.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "topology/topology.hpp"
+
+namespace topocoll {
+
+// What a message pays when its two ranks are first separated at this level (or share every
+// group: the level named "same group"). A lone message of m bytes takes
+// send_overhead_us + latency_us + m / bytes_per_us.
+struct LevelCost {
+  std::string name;
+  double latency_us = 0.0;
+  double bytes_per_us = 0.0;  // one flow's bandwidth
+};
+
+// The shared capacity between the groups of level `level` (two clusters' backbone). All bytes
+// that go from one group to another in a round share the one-direction capacity, which may
+// depend on how many flows cross at once (a WAN whose TCP flows collapse when too many compete):
+// `one_direction` lists measured points, interpolated linearly in the number of flows and
+// constant beyond the first and last. The bytes of both directions between two groups share
+// duplex_ratio times that capacity (2 for a full-duplex link, 1 for a half-duplex one).
+struct CapacityPoint {
+  int flows = 1;
+  double bytes_per_us = 0.0;
+};
+
+struct BackboneCost {
+  std::string level;
+  std::vector<CapacityPoint> one_direction;  // by increasing flows
+  double duplex_ratio = 2.0;
+  // The one-direction capacity with `flows` simultaneous flows.
+  double capacity_bytes_per_us(double flows) const;
+};
+
+struct MachineCost {
+  std::vector<LevelCost> levels;        // outermost first; usually ends with the innermost measured
+  double send_overhead_us = 0.0;        // CPU time to post one message (o)
+  double injection_bytes_per_us = 0.0;  // a rank's link outwards, shared by all its flows
+  double ejection_bytes_per_us = 0.0;   // ... inwards
+  std::optional<BackboneCost> backbone;
+  double copy_bytes_per_us = 0.0;  // local copies; 0: free
+};
+
+// Why `machine` cannot price anything (no levels, a non-positive bandwidth...), or nullopt.
+std::optional<std::string> check_machine(const MachineCost& machine);
+
+// The machine's parameters for the ranks of one problem. Levels are matched by name, outermost
+// first. A problem level the machine does not name, and the problem's "same group" (ranks that
+// share every group of the problem's topology), take the machine level just inside the last
+// matched one (the innermost when none is left): ranks that differ below a matched level, or
+// share all the problem's groups, are priced as the next finer level the machine knows.
+// The backbone applies to messages between different groups of the problem level with the
+// backbone's name; without such a level there is no backbone.
+class MachinePricing {
+ public:
+  // `topology` may be null (a flat problem); `machine` must pass check_machine and outlive this.
+  MachinePricing(const MachineCost& machine, const Topology* topology, int size);
+
+  const MachineCost& machine() const { return *machine_; }
+  int size() const { return size_; }
+  // The level a message from rank a to rank b pays.
+  const LevelCost& between(int a, int b) const {
+    const int* ga = groups_.data() + static_cast<std::size_t>(a) * levels_;
+    const int* gb = groups_.data() + static_cast<std::size_t>(b) * levels_;
+    for (int l = 0; l < levels_; ++l)
+      if (ga[l] != gb[l]) return *costs_[l];
+    return *costs_[levels_];
+  }
+  // The backbone group of a rank, or -1 when no backbone applies to this problem.
+  int backbone_group(int rank) const { return backbone_groups_.empty() ? -1 : backbone_groups_[rank]; }
+  int backbone_group_count() const { return backbone_group_count_; }
+  // Latency of the level the backbone joins (what a message across it pays).
+  double backbone_latency_us() const { return backbone_latency_us_; }
+  // The machine level each problem level maps to (names, for explanations), "same group" last.
+  std::vector<std::string> mapping() const;
+
+ private:
+  const MachineCost* machine_;
+  int size_ = 0;
+  int levels_ = 0;                       // problem levels
+  std::vector<int> groups_;              // groups_[r * levels_ + l]
+  std::vector<const LevelCost*> costs_;  // per problem level, then "same group"
+  std::vector<int> backbone_groups_;
+  int backbone_group_count_ = 0;
+  double backbone_latency_us_ = 0.0;
+};
+
+}  // namespace topocoll

@@ -1,0 +1,166 @@
+// `auto` picks what the model predicts: lg on two clusters whose slow backbone collapses under
+// many flows (the LG paper's setting), bruck for small blocks and direct for large ones on a
+// fast crossbar, never lg where direct moves the same bytes across in one round; predictions
+// grow with the block size; the choice is deterministic and has a fallback.
+#include "model/auto_select.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "model/hierarchical_cost.hpp"
+#include "model_machines.hpp"
+
+namespace topocoll {
+namespace {
+
+double predicted(const AutoChoice& choice, const std::string& name) {
+  for (const AlgorithmPrediction& p : choice.predictions)
+    if (p.algorithm == name && p.predicted_us) return *p.predicted_us;
+  ADD_FAILURE() << name << " has no prediction";
+  return 0.0;
+}
+
+void expect_choice_is_lowest(const AutoChoice& choice) {
+  for (const AlgorithmPrediction& p : choice.predictions) {
+    if (p.predicted_us) {
+      EXPECT_LE(predicted(choice, choice.algorithm), *p.predicted_us) << p.algorithm;
+    }
+  }
+}
+
+// 30 + 30 nodes, a 1 Gbps backbone (125 bytes/us each way with 30 flows) that falls to a tenth
+// with 900 flows: direct's n1*n2 flows per direction crawl, lg's one flow per node pair does not,
+// and lg's two rounds beat the 59 rounds (59 backbone latencies) of shift and pairwise.
+TEST(AutoSelect, SlowBackbonePicksLgForLargeBlocks) {
+  const Topology topology = test_machines::two_clusters(30, 30);
+  const MachineCost machine = test_machines::two_cluster_machine(125.0, 12.5);
+  for (std::size_t b : {std::size_t{65536}, std::size_t{262144}}) {
+    const AutoChoice choice = select_alltoall(AlltoallProblem{60, b, &topology, {}}, machine);
+    EXPECT_EQ(choice.algorithm, "lg") << b << " bytes";
+    expect_choice_is_lowest(choice);
+    EXPECT_LT(predicted(choice, "lg") * 5, predicted(choice, "direct")) << b << " bytes";
+  }
+  // The same holds for uneven clusters (two phase-2 steps).
+  const Topology uneven = test_machines::two_clusters(20, 40);
+  EXPECT_EQ(select_alltoall(AlltoallProblem{60, 65536, &uneven, {}}, machine).algorithm, "lg");
+}
+
+// With no per-message overhead and a backbone that carries as much with many flows as with few
+// (SimGrid's flow models), direct is never slower than lg: the same bytes cross, in one round,
+// and direct's in-cluster bytes are half of lg's phase 1.
+TEST(AutoSelect, FlowFairBackboneNeverPrefersLgOverDirect) {
+  const Topology topology = test_machines::two_clusters(30, 30);
+  const MachineCost machine = test_machines::two_cluster_machine(1250.0, 1250.0);
+  for (std::size_t b = 1; b <= (std::size_t{1} << 22); b *= 4) {
+    const AutoChoice choice = select_alltoall(AlltoallProblem{60, b, &topology, {}}, machine);
+    EXPECT_NE(choice.algorithm, "lg") << b;
+    EXPECT_LE(predicted(choice, "direct"), predicted(choice, "lg")) << b;
+    expect_choice_is_lowest(choice);
+  }
+  // A per-message overhead makes lg's 30 messages per rank worth it for small blocks.
+  const MachineCost busy_cpu = test_machines::two_cluster_machine(1250.0, 1250.0, 20.0);
+  EXPECT_EQ(select_alltoall(AlltoallProblem{60, 16, &topology, {}}, busy_cpu).algorithm, "lg");
+}
+
+TEST(AutoSelect, FastCrossbarSmallBlocksBruckLargeDirect) {
+  const MachineCost machine = test_machines::fast_crossbar();
+  const AutoChoice small = select_alltoall(AlltoallProblem{64, 8, nullptr, {}}, machine);
+  EXPECT_EQ(small.algorithm, "bruck");
+  expect_choice_is_lowest(small);
+  const AutoChoice large = select_alltoall(AlltoallProblem{64, 1 << 20, nullptr, {}}, machine);
+  EXPECT_EQ(large.algorithm, "direct");
+  expect_choice_is_lowest(large);
+  // On Tam and Wang's cluster posting a message costs 12.5 us: direct wins even for 1 byte.
+  EXPECT_EQ(
+      select_alltoall(AlltoallProblem{16, 1, nullptr, {}}, machine_from_tam_wang(TamWangParams::table1(16))).algorithm,
+      "direct");
+}
+
+TEST(AutoSelect, PredictionsGrowWithBlockSize) {
+  const Topology clusters = test_machines::two_clusters(5, 11);
+  const std::vector<MachineCost> machines = {
+      test_machines::two_cluster_machine(125.0, 12.5, 2.0), test_machines::two_cluster_machine(1250.0, 1250.0),
+      test_machines::fast_crossbar(), machine_from_tam_wang(TamWangParams::table1(16))};
+  for (const MachineCost& machine : machines) {
+    for (const Topology* topology : {static_cast<const Topology*>(nullptr), &clusters}) {
+      std::vector<AlgorithmPrediction> before;
+      for (std::size_t b : {0, 1, 2, 3, 64, 1000, 1492, 4096, 65536, 100000, 1 << 20}) {
+        const AutoChoice choice = select_alltoall(AlltoallProblem{16, b, topology, {}}, machine);
+        for (std::size_t i = 0; i < before.size(); ++i) {
+          if (!before[i].predicted_us) continue;
+          ASSERT_TRUE(choice.predictions[i].predicted_us) << choice.predictions[i].algorithm;
+          EXPECT_LE(*before[i].predicted_us, *choice.predictions[i].predicted_us)
+              << choice.predictions[i].algorithm << " at " << b << " bytes";
+        }
+        before = choice.predictions;
+      }
+    }
+  }
+}
+
+// Stopping a prediction once it exceeds the best so far never changes the choice, and what a
+// stopped prediction reports is a lower bound above the chosen time.
+TEST(AutoSelect, ChoosingWithoutFullPredictionsPicksTheSame) {
+  const Topology clusters = test_machines::two_clusters(9, 14);
+  const std::vector<MachineCost> machines = {test_machines::two_cluster_machine(125.0, 12.5, 2.0),
+                                             test_machines::two_cluster_machine(1250.0, 1250.0),
+                                             test_machines::fast_crossbar()};
+  int stopped = 0;
+  for (const MachineCost& machine : machines) {
+    for (std::size_t b : {1, 100, 4096, 65536, 1 << 20}) {
+      const AlltoallProblem problem{23, b, &clusters, {}};
+      const AutoChoice all = select_alltoall(problem, machine);
+      const AutoChoice enough = select_alltoall(problem, machine, Predictions::enough_to_choose);
+      EXPECT_EQ(enough.algorithm, all.algorithm) << b;
+      for (std::size_t i = 0; i < all.predictions.size(); ++i) {
+        if (!all.predictions[i].predicted_us) continue;
+        const double full = *all.predictions[i].predicted_us, partial = *enough.predictions[i].predicted_us;
+        EXPECT_FALSE(all.predictions[i].at_least);
+        if (enough.predictions[i].at_least) {
+          ++stopped;
+          EXPECT_LE(partial, full);
+          EXPECT_GT(partial, predicted(all, all.algorithm));
+        } else {
+          EXPECT_EQ(partial, full);
+        }
+      }
+    }
+  }
+  EXPECT_GT(stopped, 10);
+}
+
+TEST(AutoSelect, ListsEveryAlgorithmAndSaysWhyNot) {
+  const AutoChoice choice = select_alltoall(AlltoallProblem{8, 64, nullptr, {}}, test_machines::fast_crossbar());
+  ASSERT_EQ(choice.predictions.size(), alltoall_algorithms().size());
+  for (const AlgorithmPrediction& p : choice.predictions) {
+    if (p.algorithm == "lg") {
+      EXPECT_NE(p.note.find("not applicable"), std::string::npos) << p.note;
+    } else if (p.algorithm == "native") {
+      EXPECT_NE(p.note.find("not modelled"), std::string::npos) << p.note;
+    } else {
+      EXPECT_EQ(p.note, "traffic form") << p.algorithm;
+    }
+  }
+}
+
+TEST(AutoSelect, DeterministicWithAFallback) {
+  const Topology topology = test_machines::two_clusters(7, 9);
+  const AlltoallProblem problem{16, 3000, &topology, {}};
+  Calibration calibration;
+  calibration.levels = {{"cluster", 0, 7, 500.0, 1e8, {}}, {"node", 0, 1, 20.0, 1e9, {}}};
+  calibration.node = {8, 1e9, 1e9};
+  calibration.copy = {5e9, "given"};
+  const std::string first = choose_alltoall(problem, calibration);
+  EXPECT_EQ(first, select_alltoall(problem, calibration).algorithm);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(choose_alltoall(problem, calibration), first);
+
+  calibration.node.injection_bytes_per_s = 0;  // not a machine: nothing can be predicted
+  const AutoChoice none = select_alltoall(problem, calibration);
+  EXPECT_TRUE(none.algorithm.empty());
+  EXPECT_NE(none.predictions.front().note.find("injection"), std::string::npos);
+  EXPECT_EQ(choose_alltoall(problem, calibration), kAutoFallback);
+}
+
+}  // namespace
+}  // namespace topocoll

@@ -1,0 +1,110 @@
+// Calibration files: written and read back unchanged, errors that name the field at fault, the
+// fit of a level's latency and bandwidth, and the conversion to the model's units.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "model/calibration.hpp"
+
+namespace topocoll {
+namespace {
+
+Calibration sample() {
+  Calibration c;
+  c.platform = "two-clusters-30-30";
+  c.topology = "clusters:30,30";
+  c.ranks = 60;
+  c.mpi_library = "SMPI";
+  c.created_by = "topocoll-calibrate --topology clusters:30,30";
+  c.levels = {{"cluster", 0, 30, 5060.0, 1.25e8, {{8, 5060.1}, {1 << 20, 13448.7}}}, {"node", 0, 1, 50.0, 1.25e8, {}}};
+  c.send_overhead_us = 0.5;
+  c.node = {8, 1.25e8, 1.2e8};
+  c.backbone = BackboneCalibration{"cluster", 0, 1, {{30, 1.25e9}, {900, 1.0e9}}, {1800, 2.0e9}};
+  c.copy = {5e9, "given"};
+  return c;
+}
+
+TEST(CalibrationFile, RoundTrip) {
+  const Calibration c = sample();
+  std::string error;
+  const auto back = parse_calibration(calibration_to_json(c), &error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(calibration_to_json(*back), calibration_to_json(c));
+  EXPECT_EQ(back->levels[0].one_way.size(), 2u);
+  EXPECT_EQ(back->backbone->one_direction[1].flows, 900);
+
+  Calibration flat = c;
+  flat.backbone.reset();
+  const auto flat_back = parse_calibration(calibration_to_json(flat), &error);
+  ASSERT_TRUE(flat_back) << error;
+  EXPECT_FALSE(flat_back->backbone);
+}
+
+TEST(CalibrationFile, MachineInModelUnits) {
+  const MachineCost m = sample().machine();
+  ASSERT_FALSE(check_machine(m));
+  EXPECT_DOUBLE_EQ(m.levels[0].latency_us, 5060.0);
+  EXPECT_DOUBLE_EQ(m.levels[0].bytes_per_us, 125.0);
+  EXPECT_DOUBLE_EQ(m.ejection_bytes_per_us, 120.0);
+  EXPECT_DOUBLE_EQ(m.send_overhead_us, 0.5);
+  EXPECT_DOUBLE_EQ(m.copy_bytes_per_us, 5000.0);
+  // Both directions with 1800 flows = 900 each way: 2e9 against 1e9 one way.
+  EXPECT_DOUBLE_EQ(m.backbone->duplex_ratio, 2.0);
+  EXPECT_DOUBLE_EQ(m.backbone->capacity_bytes_per_us(30), 1250.0);
+}
+
+std::string error_after(const std::function<void(nlohmann::json&)>& change) {
+  nlohmann::json doc = nlohmann::json::parse(calibration_to_json(sample()));
+  change(doc);
+  std::string error;
+  EXPECT_FALSE(parse_calibration(doc.dump(), &error)) << "accepted: " << doc.dump();
+  return error;
+}
+
+TEST(CalibrationFile, ErrorsNameTheField) {
+  using nlohmann::json;
+  EXPECT_EQ(error_after([](json& d) { d["levels"][1]["bandwidth_bytes_per_s"] = 0; }),
+            "levels[1].bandwidth_bytes_per_s must be a positive number");
+  EXPECT_EQ(error_after([](json& d) { d["levels"][0].erase("latency_us"); }), "levels[0].latency_us is missing");
+  EXPECT_EQ(error_after([](json& d) { d["levels"][0]["latency_us"] = "fast"; }),
+            "levels[0].latency_us must be a number, 0 or more");
+  EXPECT_EQ(error_after([](json& d) { d["levels"][1]["name"] = "cluster"; }),
+            "levels[1].name 'cluster' is listed twice");
+  EXPECT_EQ(error_after([](json& d) { d["levels"] = json::array(); }), "levels must be a non-empty array");
+  EXPECT_EQ(error_after([](json& d) { d["node"].erase("ejection_bytes_per_s"); }),
+            "node.ejection_bytes_per_s is missing");
+  EXPECT_EQ(error_after([](json& d) { d["backbone"]["level"] = "site"; }),
+            "backbone.level 'site' is not the name of one of the levels");
+  EXPECT_EQ(error_after([](json& d) { d["backbone"]["one_direction"][1]["flows"] = 30; }),
+            "backbone.one_direction[1].flows must exceed the previous entry's (list by increasing flows)");
+  EXPECT_EQ(error_after([](json& d) { d["backbone"].erase("both_directions"); }),
+            "backbone.both_directions is missing");
+  EXPECT_EQ(error_after([](json& d) { d["copy"]["bytes_per_s"] = -1; }), "copy.bytes_per_s must be a positive number");
+  EXPECT_EQ(error_after([](json& d) { d["format"] = "topocoll-calibration 0"; }),
+            "format is 'topocoll-calibration 0', expected 'topocoll-calibration 1'");
+  EXPECT_EQ(error_after([](json& d) { d.erase("send_overhead_us"); }), "send_overhead_us is missing");
+  std::string error;
+  EXPECT_FALSE(parse_calibration("{\"format\": ", &error));
+  EXPECT_EQ(error.rfind("not valid JSON", 0), 0u) << error;
+  EXPECT_FALSE(load_calibration("/nonexistent/x.calibration.json", &error));
+  EXPECT_EQ(error, "calibration file '/nonexistent/x.calibration.json' cannot be read");
+}
+
+TEST(CalibrationFile, FitRecoversALine) {
+  // one way = o + latency + bytes / bandwidth with o = 12.5, latency 59.74, 12130081.3 bytes/s.
+  const double o = 12.5, latency = 59.74, bytes_per_us = 12.1300813;
+  std::vector<OneWaySample> samples;
+  for (std::size_t bytes : {std::size_t{1 << 20}, std::size_t{8}, std::size_t{4 << 20}, std::size_t{1024}}) {
+    samples.push_back({bytes, o + latency + static_cast<double>(bytes) / bytes_per_us});
+  }
+  const auto fit = fit_one_way(samples, o);
+  ASSERT_TRUE(fit);
+  EXPECT_NEAR(fit->latency_us, latency, 1e-6);
+  EXPECT_NEAR(fit->bandwidth_bytes_per_s, bytes_per_us * 1e6, 1e-3);
+  EXPECT_FALSE(fit_one_way({{8, 10.0}}, 0.0));
+  EXPECT_FALSE(fit_one_way({{8, 10.0}, {16, 9.0}}, 0.0));  // time falling with size: no bandwidth
+}
+
+}  // namespace
+}  // namespace topocoll

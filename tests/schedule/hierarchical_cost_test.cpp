@@ -1,0 +1,137 @@
+// The hierarchical cost model: it reproduces Tam and Wang's formulas on a one-level machine with
+// their parameters, prices a small two-cluster exchange exactly as worked out by hand, and maps
+// a problem's levels onto the calibrated ones by name.
+#include "model/hierarchical_cost.hpp"
+
+#include <gtest/gtest.h>
+
+#include "algorithms/registry.hpp"
+#include "model_machines.hpp"
+
+namespace topocoll {
+namespace {
+
+// Every algorithm's Tam-Wang closed form (the registry's predict_us, the paper's equations for
+// the flat ones) against the hierarchical model on machine_from_tam_wang, with blocks of whole
+// packets (the model has bytes, Tam-Wang packets).
+TEST(HierarchicalCost, ReproducesTamWangOnOneLevel) {
+  for (const AlltoallAlgorithm& a : alltoall_algorithms()) {
+    if (!a.build || !a.predict_us) continue;
+    for (int p : {2, 3, 7, 8, 16, 31}) {
+      const Topology clusters = test_machines::two_clusters(p / 2, p - p / 2);
+      const Topology* topology = a.needs_topology ? &clusters : nullptr;
+      const TamWangParams tam_wang = TamWangParams::table1(p);
+      const MachineCost machine = machine_from_tam_wang(tam_wang);
+      for (std::size_t k : {1, 3, 10}) {
+        for (int w : {1, 5}) {
+          const AlltoallProblem problem{p, k * tam_wang.packet_bytes, topology, AlgorithmKnobs{w}};
+          if (!a.supports(problem).ok) continue;
+          const double expected = a.predict_us(problem, tam_wang);
+          const double got = predict_hierarchical_us(build_full_schedule(a, problem), machine, topology);
+          EXPECT_NEAR(got, expected, 1e-9 * expected) << a.name << " p=" << p << " k=" << k << " w=" << w;
+        }
+      }
+    }
+  }
+}
+
+TEST(HierarchicalCost, TamWangEquationsAtSixteen) {
+  const TamWangParams tw = TamWangParams::table1(16);
+  const MachineCost machine = machine_from_tam_wang(tw);
+  const double t_w = 12.5 + (0.3387 * 16 + 149) - 123 + 20 + 7;
+  const std::size_t k = 10;
+  const AlltoallProblem problem{16, k * 1492, nullptr, AlgorithmKnobs{5}};
+  auto predict = [&](const char* name) {
+    return predict_hierarchical_us(build_full_schedule(*find_alltoall_algorithm(name), problem), machine, nullptr);
+  };
+  EXPECT_NEAR(predict("direct"), k * 15 * 123.0 + t_w, 1e-6);             // eq. (2) = (4)
+  EXPECT_NEAR(predict("shift"), k * 123.0 * 15 + 15 * t_w, 1e-6);         // eq. (3)
+  EXPECT_NEAR(predict("group-shuffle"), k * 123.0 * 15 + 3 * t_w, 1e-6);  // eq. (5), w = 5
+}
+
+// direct on clusters:2,2, worked out by hand. Rank 0 sends 1000 bytes to rank 1 (same cluster)
+// and to ranks 2, 3 (across); copies its own block (1 us at 1000 bytes/us).
+//  rank:     copy 1 + latency 100 + max(3 * o, o + 3000 / 50) = 1 + 100 + 61 = 162
+//  message:  copy 1 + o 1 + 100 + 1000 / 10 = 202 (across)
+//  backbone: every rank releases its flows across after its 1000 in-cluster bytes (20 us);
+//            4000 bytes each way at 5 bytes/us: 20 + 800; start 1 + 1 + 100: 922
+//            (both ways: 8000 bytes at 10 bytes/us, also 922).
+TEST(HierarchicalCost, TwoClusterDirectByHand) {
+  MachineCost m;
+  m.levels = {{"cluster", 100.0, 10.0}, {"same group", 10.0, 100.0}};
+  m.send_overhead_us = 1.0;
+  m.injection_bytes_per_us = 50.0;
+  m.ejection_bytes_per_us = 50.0;
+  m.backbone = BackboneCost{"cluster", {{30, 5.0}}, 2.0};
+  m.copy_bytes_per_us = 1000.0;
+  ASSERT_FALSE(check_machine(m));
+  const Topology topology = test_machines::two_clusters(2, 2);
+  const AlltoallProblem problem{4, 1000, &topology, {}};
+  const Schedule schedule = build_full_schedule(*find_alltoall_algorithm("direct"), problem);
+  EXPECT_NEAR(predict_hierarchical_us(schedule, m, &topology), 922.0, 1e-9);
+
+  // A fast backbone: the slowest lone message (202 us) decides.
+  m.backbone = BackboneCost{"cluster", {{30, 1000.0}}, 2.0};
+  EXPECT_NEAR(predict_hierarchical_us(schedule, m, &topology), 202.0, 1e-9);
+}
+
+TEST(HierarchicalCost, CopiesAloneCostTheirBandwidth) {
+  const MachineCost m = test_machines::fast_crossbar();
+  const AlltoallProblem problem{1, 40000, nullptr, {}};
+  for (const char* name : {"direct", "shift", "pairwise", "bruck"}) {
+    EXPECT_NEAR(predict_hierarchical_us(build_full_schedule(*find_alltoall_algorithm(name), problem), m, nullptr), 2.0,
+                1e-12)
+        << name;
+  }
+}
+
+TEST(HierarchicalCost, BackboneCapacityInterpolatesInFlows) {
+  const BackboneCost bb{"cluster", {{10, 100.0}, {110, 50.0}}, 2.0};
+  EXPECT_DOUBLE_EQ(bb.capacity_bytes_per_us(1), 100.0);
+  EXPECT_DOUBLE_EQ(bb.capacity_bytes_per_us(10), 100.0);
+  EXPECT_DOUBLE_EQ(bb.capacity_bytes_per_us(60), 75.0);
+  EXPECT_DOUBLE_EQ(bb.capacity_bytes_per_us(110), 50.0);
+  EXPECT_DOUBLE_EQ(bb.capacity_bytes_per_us(5000), 50.0);
+}
+
+std::vector<std::string> mapping(const MachineCost& m, std::vector<std::string> levels) {
+  const int p = 4;
+  std::vector<std::vector<int>> groups(p, std::vector<int>(levels.size()));
+  for (int r = 0; r < p; ++r)
+    for (std::size_t l = 0; l < levels.size(); ++l) groups[r][l] = r >> (levels.size() - 1 - l);
+  const Topology topology(levels, groups);
+  return MachinePricing(m, &topology, p).mapping();
+}
+
+TEST(HierarchicalCost, ProblemLevelsMapByNameThenInwards) {
+  MachineCost m = test_machines::two_cluster_machine(1250, 1250);  // levels cluster, node
+  using V = std::vector<std::string>;
+  EXPECT_EQ(mapping(m, {"cluster"}), (V{"cluster", "node"}));                  // same cluster: different nodes
+  EXPECT_EQ(mapping(m, {"cluster", "node"}), (V{"cluster", "node", "node"}));  // same node: nothing finer known
+  EXPECT_EQ(mapping(m, {"node"}), (V{"node", "node"}));
+  EXPECT_EQ(mapping(m, {"site", "cluster", "switch"}), (V{"cluster", "cluster", "node", "node"}));
+  EXPECT_EQ(MachinePricing(m, nullptr, 3).mapping(), (V{"cluster"}));  // flat problem: outermost, pessimistic
+  m.levels.push_back({"same group", 1.0, 1000.0});
+  EXPECT_EQ(mapping(m, {"cluster", "node"}), (V{"cluster", "node", "same group"}));
+  EXPECT_EQ(mapping(m, {"cluster"}), (V{"cluster", "node"}));
+
+  const MachineCost crossbar = test_machines::fast_crossbar();  // level node only
+  EXPECT_EQ(mapping(crossbar, {"cluster"}), (V{"node", "node"}));
+  EXPECT_EQ(mapping(crossbar, {"cluster", "node"}), (V{"node", "node", "node"}));
+}
+
+TEST(HierarchicalCost, MachineChecksNameTheProblem) {
+  MachineCost m = test_machines::two_cluster_machine(1250, 1250);
+  EXPECT_FALSE(check_machine(m));
+  m.levels[1].bytes_per_us = 0;
+  EXPECT_NE(check_machine(m)->find("level 1 (node)"), std::string::npos);
+  m = test_machines::two_cluster_machine(1250, 1250);
+  m.backbone->level = "site";
+  EXPECT_NE(check_machine(m)->find("'site'"), std::string::npos);
+  m = test_machines::two_cluster_machine(1250, 1250);
+  m.backbone->one_direction = {{30, 1.0}, {30, 2.0}};
+  EXPECT_NE(check_machine(m)->find("increasing flows"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace topocoll

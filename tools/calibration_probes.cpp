@@ -1,0 +1,158 @@
+// The MPI measurements of topocoll-calibrate (see calibration_probes.hpp).
+#include "calibration_probes.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+
+#include "bench_buffers.hpp"
+
+namespace topocoll::calibrate {
+
+namespace {
+
+constexpr int kTag = 4242;
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+void check(int code, const char* what) {
+  if (code != MPI_SUCCESS) throw std::runtime_error(std::string(what) + " failed");
+}
+
+// The same value everywhere: `root`'s.
+double shared_from(MPI_Comm comm, int root, double value) {
+  check(MPI_Bcast(&value, 1, MPI_DOUBLE, root, comm), "MPI_Bcast");
+  return value;
+}
+
+// One timed run of `flows` with `bytes` each, between barriers; the time on rank 0 (us).
+double time_flows_once(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t bytes, bench::MessageBuffer& send,
+                       bench::MessageBuffer& recv) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<MPI_Request> requests;
+  check(MPI_Barrier(comm), "MPI_Barrier");
+  const double start = MPI_Wtime();
+  std::size_t slot = 0;
+  for (const Flow& f : flows) {
+    if (f.second != rank) continue;
+    requests.emplace_back();
+    check(MPI_Irecv(recv.data() + slot++ * bytes, static_cast<int>(bytes), MPI_BYTE, f.first, kTag, comm,
+                    &requests.back()),
+          "MPI_Irecv");
+  }
+  for (const Flow& f : flows) {
+    if (f.first != rank) continue;
+    requests.emplace_back();
+    check(MPI_Isend(send.data(), static_cast<int>(bytes), MPI_BYTE, f.second, kTag, comm, &requests.back()),
+          "MPI_Isend");
+  }
+  check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  check(MPI_Barrier(comm), "MPI_Barrier");
+  return (MPI_Wtime() - start) * 1e6;
+}
+
+double time_flows_us(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t bytes, const ProbeSettings& settings) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const std::size_t incoming = static_cast<std::size_t>(
+      std::count_if(flows.begin(), flows.end(), [&](const Flow& f) { return f.second == rank; }));
+  bench::MessageBuffer send(bytes, settings.smpi_shared_buffers);
+  bench::MessageBuffer recv(std::max<std::size_t>(1, incoming) * bytes, settings.smpi_shared_buffers);
+  time_flows_once(comm, flows, bytes, send, recv);  // warm-up
+  std::vector<double> times;
+  for (int i = 0; i < settings.repetitions; ++i) times.push_back(time_flows_once(comm, flows, bytes, send, recv));
+  return shared_from(comm, 0, median(times));
+}
+
+}  // namespace
+
+double measure_send_overhead_us(MPI_Comm comm, int a, int b, const ProbeSettings& settings) {
+  constexpr int kMessages = 32;
+  constexpr int kBytes = 8;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<double> per_message;
+  char buffer[kMessages * kBytes] = {};
+  for (int i = 0; i <= settings.repetitions; ++i) {  // the first is a warm-up
+    check(MPI_Barrier(comm), "MPI_Barrier");
+    std::vector<MPI_Request> requests(kMessages);
+    if (rank == b) {
+      for (int m = 0; m < kMessages; ++m) {
+        check(MPI_Irecv(buffer + m * kBytes, kBytes, MPI_BYTE, a, kTag, comm, &requests[m]), "MPI_Irecv");
+      }
+      check(MPI_Send(nullptr, 0, MPI_BYTE, a, kTag + 1, comm), "MPI_Send");  // receives are posted
+      check(MPI_Waitall(kMessages, requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    } else if (rank == a) {
+      check(MPI_Recv(nullptr, 0, MPI_BYTE, b, kTag + 1, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+      const double start = MPI_Wtime();
+      for (int m = 0; m < kMessages; ++m) {
+        check(MPI_Isend(buffer + m * kBytes, kBytes, MPI_BYTE, b, kTag, comm, &requests[m]), "MPI_Isend");
+      }
+      const double posted = MPI_Wtime();
+      check(MPI_Waitall(kMessages, requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+      if (i > 0) per_message.push_back((posted - start) * 1e6 / kMessages);
+    }
+  }
+  return shared_from(comm, a, rank == a ? median(per_message) : 0.0);
+}
+
+std::vector<OneWaySample> measure_one_way(MPI_Comm comm, int a, int b, const std::vector<std::size_t>& sizes,
+                                          const ProbeSettings& settings) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const std::size_t largest = *std::max_element(sizes.begin(), sizes.end());
+  bench::MessageBuffer buffer(rank == a || rank == b ? largest : 0, settings.smpi_shared_buffers);
+  std::vector<OneWaySample> samples;
+  for (std::size_t bytes : sizes) {
+    const int count = static_cast<int>(bytes);
+    std::vector<double> times;
+    check(MPI_Barrier(comm), "MPI_Barrier");
+    for (int i = 0; i <= settings.repetitions; ++i) {
+      MPI_Request request;
+      if (rank == a) {
+        const double start = MPI_Wtime();
+        check(MPI_Isend(buffer.data(), count, MPI_BYTE, b, kTag, comm, &request), "MPI_Isend");
+        check(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
+        check(MPI_Recv(buffer.data(), count, MPI_BYTE, b, kTag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+        if (i > 0) times.push_back((MPI_Wtime() - start) * 1e6 / 2);
+      } else if (rank == b) {
+        check(MPI_Recv(buffer.data(), count, MPI_BYTE, a, kTag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+        check(MPI_Isend(buffer.data(), count, MPI_BYTE, a, kTag, comm, &request), "MPI_Isend");
+        check(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
+      }
+    }
+    samples.push_back({bytes, shared_from(comm, a, rank == a ? median(times) : 0.0)});
+  }
+  return samples;
+}
+
+double measure_aggregate_bytes_per_s(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t small,
+                                     std::size_t large, const ProbeSettings& settings) {
+  const double small_us = time_flows_us(comm, flows, small, settings);
+  const double large_us = time_flows_us(comm, flows, large, settings);
+  if (!(large_us > small_us)) return 0.0;  // no measurable difference: the caller reports it
+  return static_cast<double>(flows.size() * (large - small)) / ((large_us - small_us) * 1e-6);
+}
+
+double measure_memcpy_bytes_per_s(std::size_t bytes, int repetitions) {
+  std::vector<char> from(bytes, 1), to(bytes, 0);
+  std::memcpy(to.data(), from.data(), bytes);  // warm-up: pages touched
+  double best = 0.0;
+  for (int i = 0; i < repetitions; ++i) {
+    from[static_cast<std::size_t>(i) % bytes] = static_cast<char>(i);
+    const auto start = std::chrono::steady_clock::now();
+    std::memcpy(to.data(), from.data(), bytes);
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    if (to[static_cast<std::size_t>(i) % bytes] != static_cast<char>(i)) throw std::logic_error("memcpy lost a byte");
+    best = std::max(best, static_cast<double>(bytes) / took.count());
+  }
+  return best;
+}
+
+}  // namespace topocoll::calibrate

@@ -1,0 +1,39 @@
+// The measurements of topocoll-calibrate, each a small MPI pattern timed with MPI_Wtime (on
+// SMPI: simulated time). Collective over `comm`: every rank calls every probe with the same
+// arguments; the result is valid on every rank (broadcast from where it was measured).
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include "model/calibration.hpp"
+
+namespace topocoll::calibrate {
+
+using Flow = std::pair<int, int>;  // (sending rank, receiving rank)
+
+struct ProbeSettings {
+  int repetitions = 5;  // timed runs per point (after one warm-up); the median is kept
+  bool smpi_shared_buffers = false;
+};
+
+// CPU time to post one MPI_Isend of 8 bytes from a to b: the median time of posting 32 of them.
+double measure_send_overhead_us(MPI_Comm comm, int a, int b, const ProbeSettings& settings);
+
+// Half the round trip of a ping-pong (MPI_Isend + MPI_Wait, MPI_Recv) between a and b, per size.
+std::vector<OneWaySample> measure_one_way(MPI_Comm comm, int a, int b, const std::vector<std::size_t>& sizes,
+                                          const ProbeSettings& settings);
+
+// Bytes per second that `flows`, all running at once, move together: each flow carries M bytes,
+// for M = small and large; the time of the whole pattern (posted between two barriers) at each
+// size, and flows * (large - small) / (T(large) - T(small)), so that latencies and barriers cancel.
+double measure_aggregate_bytes_per_s(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t small,
+                                     std::size_t large, const ProbeSettings& settings);
+
+// memcpy bandwidth of this process (no MPI), bytes per second.
+double measure_memcpy_bytes_per_s(std::size_t bytes, int repetitions);
+
+}  // namespace topocoll::calibrate

@@ -1,0 +1,343 @@
+// topocoll-calibrate: measures, on the machine it runs on (a real MPI, or SMPI on a simulated
+// platform), the parameters of topocoll's hierarchical cost model and writes them as a
+// calibration file (src/model/calibration.hpp; docs/algorithms.md, section "auto"):
+//  - the send overhead: time to post an 8-byte MPI_Isend;
+//  - per topology level (and "same group"): a ping-pong between two ranks first separated at that
+//    level, fitted to latency + bytes / bandwidth;
+//  - a node's injection and ejection bandwidth: one rank sending to (receiving from) several
+//    peers at once;
+//  - the backbone between the first two groups of the outermost level: one flow per rank of the
+//    smaller group, then many (each rank of the first to up to 32 of the second), then those
+//    flows and their reverses at once;
+//  - the local copy bandwidth: memcpy, or under SMPI the value given with --copy-bandwidth (what
+//    topocoll charges there; the library's default when not given).
+// The topology comes from the spec (clusters:N1,N2,..., flat:N, or a topology file); a "node"
+// level is added from the host names unless the spec has one.
+// Arguments are parsed by hand: smpicxx's exit() macro breaks CLI11.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "calibration_probes.hpp"
+#include "exec/copy_cost.hpp"
+#include "model/calibration.hpp"
+#include "topology/topology_file.hpp"
+
+namespace {
+
+using namespace topocoll;
+using namespace topocoll::calibrate;
+
+#ifdef TOPOCOLL_SMPI
+constexpr bool kSimulated = true;
+#else
+constexpr bool kSimulated = false;
+#endif
+
+const std::vector<std::size_t> kOneWaySizes = {8, 1024, 65536, 1 << 20, 4 << 20};
+constexpr std::size_t kAggregateSmall = 256 << 10;
+constexpr std::size_t kAggregateLarge = 1 << 20;
+constexpr int kMaxBackboneFan = 32;
+
+constexpr const char* kUsage = R"(Usage: topocoll-calibrate --topology SPEC [options]
+
+Measures the parameters of topocoll's hierarchical cost model on this machine and writes a
+calibration file (JSON) for `auto` (docs/algorithms.md, section "auto").
+
+  --topology SPEC        clusters:N1,N2,..., flat:N, or a topology file (required); a "node"
+                         level is added from the host names unless SPEC has one
+  --output FILE          where to write the calibration (default: standard output)
+  --platform NAME        the platform's name, recorded in the file
+  --copy-bandwidth B/S   local copy bandwidth in bytes per second: recorded as given; without
+                         it, memcpy is measured (real MPI) or topocoll's default for simulation
+                         is recorded (SMPI, where topocoll charges copies at that bandwidth)
+  --repetitions N        timed runs per point, the median is kept (default 5)
+  --node-flows K         peers of the injection and ejection probes (default 8)
+  -h                     this help (smpirun takes --help for itself)
+)";
+
+struct Options {
+  std::string topology;
+  std::string output;
+  std::string platform;
+  std::optional<double> copy_bandwidth;
+  int repetitions = 5;
+  int node_flows = 8;
+  std::string command;
+};
+
+// Nullopt after -h or an error (printed on rank 0); `status` says which.
+std::optional<Options> parse(int argc, char** argv, bool print, int* status) {
+  Options o;
+  o.command = "topocoll-calibrate";
+  auto fail = [&](const std::string& why) {
+    if (print) std::cerr << "topocoll-calibrate: " << why << "\nRun topocoll-calibrate -h for the options.\n";
+    *status = 2;
+    return std::nullopt;
+  };
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i], value;
+    o.command += " " + arg;
+    if (arg == "-h" || arg == "--help") {
+      if (print) std::cout << kUsage;
+      *status = 0;
+      return std::nullopt;
+    }
+    if (const auto eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+    } else if (arg.rfind("--", 0) == 0) {
+      if (i + 1 >= argc) return fail(arg + " needs a value");
+      value = argv[++i];
+      o.command += " " + value;
+    } else {
+      return fail("unexpected argument '" + arg + "'");
+    }
+    try {
+      std::size_t used = 0;
+      if (arg == "--topology") {
+        o.topology = value;
+      } else if (arg == "--output") {
+        o.output = value;
+      } else if (arg == "--platform") {
+        o.platform = value;
+      } else if (arg == "--copy-bandwidth") {
+        o.copy_bandwidth = std::stod(value, &used);
+        if (used != value.size() || !(*o.copy_bandwidth > 0)) return fail("--copy-bandwidth must be a positive number");
+      } else if (arg == "--repetitions") {
+        o.repetitions = std::stoi(value, &used);
+        if (used != value.size() || o.repetitions < 1) return fail("--repetitions must be a whole number, 1 or more");
+      } else if (arg == "--node-flows") {
+        o.node_flows = std::stoi(value, &used);
+        if (used != value.size() || o.node_flows < 1) return fail("--node-flows must be a whole number, 1 or more");
+      } else {
+        return fail("unknown option '" + arg + "'");
+      }
+    } catch (const std::exception&) {
+      return fail(arg + " takes a number, not '" + value + "'");
+    }
+  }
+  if (o.topology.empty()) return fail("--topology is required");
+  return o;
+}
+
+std::vector<std::string> host_names(MPI_Comm comm) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  char mine[MPI_MAX_PROCESSOR_NAME] = {};
+  int length = 0;
+  MPI_Get_processor_name(mine, &length);
+  std::vector<char> all(static_cast<std::size_t>(size) * MPI_MAX_PROCESSOR_NAME);
+  MPI_Allgather(mine, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME, MPI_CHAR, comm);
+  std::vector<std::string> hosts;
+  for (int r = 0; r < size; ++r) hosts.emplace_back(all.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME);
+  return hosts;
+}
+
+// The spec's topology with a "node" level from the host names, unless it has one.
+std::optional<Topology> calibration_topology(const std::string& spec, const std::vector<std::string>& hosts,
+                                             std::string* error) {
+  auto topology = load_topology_for(spec, RankPlacement::whole_world(hosts), error);
+  if (!topology) return std::nullopt;
+  const auto& levels = topology->levels();
+  if (std::find(levels.begin(), levels.end(), "node") != levels.end()) return topology;
+  std::map<std::string, int> ids;
+  std::vector<int> node;
+  for (const std::string& h : hosts) node.push_back(ids.try_emplace(h, static_cast<int>(ids.size())).first->second);
+  return topology->with_inner_level("node", node);
+}
+
+// A pair of ranks first separated at `level` (-1: sharing every group), rank 0 first if it can.
+std::optional<Flow> pair_at(const Topology& t, int level) {
+  for (int a = 0; a < t.size(); ++a)
+    for (int b = 0; b < t.size(); ++b)
+      if (a != b && t.separating_level(a, b) == level) return Flow{a, b};
+  return std::nullopt;
+}
+
+// Up to k peers of rank a for the node probes: in its outermost group on other hosts first,
+// then in its outermost group, then anywhere.
+std::vector<int> node_peers(const Topology& t, int a, int k) {
+  const int inner = t.level_count() - 1;
+  std::vector<std::pair<int, int>> ranked;  // (preference, rank)
+  for (int r = 0; r < t.size(); ++r) {
+    if (r == a) continue;
+    const bool same_outer = t.group(r, 0) == t.group(a, 0);
+    const bool other_node = t.group(r, inner) != t.group(a, inner);
+    ranked.push_back({same_outer ? (other_node ? 0 : 1) : 2, r});
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<int> peers;
+  for (std::size_t i = 0; i < ranked.size() && static_cast<int>(i) < k; ++i) peers.push_back(ranked[i].second);
+  return peers;
+}
+
+std::vector<int> members(const Topology& t, int group) {
+  std::vector<int> ranks;
+  for (int r = 0; r < t.size(); ++r)
+    if (t.group(r, 0) == group) ranks.push_back(r);
+  return ranks;
+}
+
+// Every rank of `from` to up to `fan` ranks of `to`, spread so that receivers share the load.
+std::vector<Flow> crossing(const std::vector<int>& from, const std::vector<int>& to, int fan) {
+  std::vector<Flow> flows;
+  const int width = std::min(fan, static_cast<int>(to.size()));
+  for (std::size_t i = 0; i < from.size(); ++i)
+    for (int j = 0; j < width; ++j) flows.push_back({from[i], to[(i + static_cast<std::size_t>(j)) % to.size()]});
+  return flows;
+}
+
+std::string library_version() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(text, &length);
+  std::string version(text, strnlen(text, static_cast<std::size_t>(std::max(0, length))));
+  if (const auto end = version.find_first_of("\r\n"); end != std::string::npos) version.resize(end);
+  return version;
+}
+
+Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& topology, std::ostream& log) {
+  ProbeSettings settings;
+  settings.repetitions = o.repetitions;
+  settings.smpi_shared_buffers = kSimulated;
+  Calibration c;
+  c.platform = o.platform;
+  c.topology = o.topology;
+  c.ranks = topology.size();
+  c.mpi_library = library_version();
+  c.created_by = o.command;
+
+  const auto innermost = pair_at(topology, -1) ? pair_at(topology, -1) : pair_at(topology, topology.level_count() - 1);
+  const Flow overhead_pair = innermost ? *innermost : Flow{0, 1};
+  c.send_overhead_us = measure_send_overhead_us(comm, overhead_pair.first, overhead_pair.second, settings);
+  log << "send overhead: " << c.send_overhead_us << " us (ranks " << overhead_pair.first << ", " << overhead_pair.second
+      << ")\n";
+
+  for (int level = 0; level <= topology.level_count(); ++level) {
+    const int separating = level == topology.level_count() ? -1 : level;
+    const std::string name = separating < 0 ? "same group" : topology.levels()[level];
+    const auto pair = pair_at(topology, separating);
+    if (!pair) {
+      log << name << ": no two ranks are first separated here; not measured\n";
+      continue;
+    }
+    LevelCalibration l;
+    l.name = name;
+    std::tie(l.rank_a, l.rank_b) = *pair;
+    l.one_way = measure_one_way(comm, l.rank_a, l.rank_b, kOneWaySizes, settings);
+    const auto fit = fit_one_way(l.one_way, c.send_overhead_us);
+    if (!fit) throw std::runtime_error("level " + name + ": the ping-pong time does not grow with the size");
+    l.latency_us = fit->latency_us;
+    l.bandwidth_bytes_per_s = fit->bandwidth_bytes_per_s;
+    log << name << " (ranks " << l.rank_a << ", " << l.rank_b << "): latency " << l.latency_us << " us, bandwidth "
+        << l.bandwidth_bytes_per_s << " B/s\n";
+    c.levels.push_back(std::move(l));
+  }
+  if (c.levels.empty()) throw std::runtime_error("no pair of ranks to measure: run at least two ranks");
+
+  const std::vector<int> peers = node_peers(topology, 0, o.node_flows);
+  std::vector<Flow> out, in;
+  for (int peer : peers) {
+    out.push_back({0, peer});
+    in.push_back({peer, 0});
+  }
+  c.node.flows = static_cast<int>(peers.size());
+  c.node.injection_bytes_per_s = measure_aggregate_bytes_per_s(comm, out, kAggregateSmall, kAggregateLarge, settings);
+  c.node.ejection_bytes_per_s = measure_aggregate_bytes_per_s(comm, in, kAggregateSmall, kAggregateLarge, settings);
+  log << "node (rank 0, " << peers.size() << " peers): injection " << c.node.injection_bytes_per_s << " B/s, ejection "
+      << c.node.ejection_bytes_per_s << " B/s\n";
+
+  if (topology.group_count(0) >= 2) {
+    BackboneCalibration bb;
+    bb.level = topology.levels().front();
+    const std::vector<int> a = members(topology, 0), b = members(topology, 1);
+    const std::vector<Flow> paired = crossing(a.size() <= b.size() ? a : b, a.size() <= b.size() ? b : a, 1);
+    const std::vector<Flow> crowded = crossing(a, b, kMaxBackboneFan);
+    std::vector<Flow> both = crowded;  // the same flows each way, so that both directions carry as much
+    for (const Flow& f : crowded) both.push_back({f.second, f.first});
+    for (const auto* flows : {&paired, &crowded}) {
+      if (!bb.one_direction.empty() && static_cast<int>(flows->size()) <= bb.one_direction.back().flows) continue;
+      bb.one_direction.push_back(
+          {static_cast<int>(flows->size()),
+           measure_aggregate_bytes_per_s(comm, *flows, kAggregateSmall, kAggregateLarge, settings)});
+    }
+    bb.both_directions = {static_cast<int>(both.size()),
+                          measure_aggregate_bytes_per_s(comm, both, kAggregateSmall, kAggregateLarge, settings)};
+    for (const FlowCapacity& point : bb.one_direction) {
+      log << "backbone (" << bb.level << " 0 -> 1), " << point.flows << " flows: " << point.bytes_per_s << " B/s\n";
+    }
+    log << "backbone both ways, " << bb.both_directions.flows << " flows: " << bb.both_directions.bytes_per_s
+        << " B/s\n";
+    c.backbone = bb;
+  }
+
+  if (o.copy_bandwidth) {
+    c.copy = {*o.copy_bandwidth, "given"};
+  } else if (kSimulated) {
+    c.copy = {exec::kDefaultCopyBandwidth, "simulation default"};
+  } else {
+    c.copy = {measure_memcpy_bytes_per_s(64 << 20, 5), "measured"};
+  }
+  log << "copy: " << c.copy.bytes_per_s << " B/s (" << c.copy.source << ")\n";
+  return c;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int status = 0;
+  const auto options = parse(argc, argv, rank == 0, &status);
+  if (!options) {
+    MPI_Finalize();
+    return status;
+  }
+  std::string error;
+  const auto topology = calibration_topology(options->topology, host_names(MPI_COMM_WORLD), &error);
+  if (!topology) {
+    if (rank == 0) std::cerr << "topocoll-calibrate: " << error << '\n';
+    MPI_Finalize();
+    return 2;
+  }
+  if (topology->size() < 2) {
+    if (rank == 0) std::cerr << "topocoll-calibrate: needs at least two ranks to measure anything\n";
+    MPI_Finalize();
+    return 2;
+  }
+  std::ostream silent(nullptr);
+  try {
+    const Calibration calibration =
+        measure_machine(MPI_COMM_WORLD, *options, *topology, rank == 0 ? std::cerr : silent);
+    if (rank == 0) {
+      const std::string text = calibration_to_json(calibration);
+      if (options->output.empty()) {
+        std::cout << text;
+      } else {
+        std::ofstream file(options->output);
+        file << text;
+        if (!file) {
+          std::cerr << "topocoll-calibrate: cannot write " << options->output << '\n';
+          status = 1;
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "topocoll-calibrate: rank " << rank << ": " << e.what() << '\n';
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  MPI_Finalize();
+  return status;
+}
