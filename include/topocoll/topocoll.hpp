@@ -11,7 +11,8 @@
 namespace topocoll {
 
 struct AlltoallOptions {
-  // An algorithm name (see topocoll-plan --list) or "native".
+  // An algorithm name (see topocoll-plan --list), "native", or "auto": the algorithm with the
+  // lowest time predicted by the cost model calibrated for the machine (see `calibration`).
   std::string algorithm = "pairwise";
   // group-shuffle: partners per round (the paper's w).
   int group_width = 4;
@@ -32,6 +33,9 @@ struct AlltoallOptions {
   // are pipelined in pieces. segment_bytes sets the piece size directly (0: from the cap).
   std::size_t max_scratch_bytes = 0;
   std::size_t segment_bytes = 0;
+  // auto: the calibration file of the machine (made by topocoll-calibrate). Empty: the
+  // TOPOCOLL_CALIBRATION environment variable; auto without either is an error.
+  std::string calibration;
 };
 
 // MPI_Alltoall semantics (MPI_IN_PLACE accepted as sendbuf). Returns MPI_SUCCESS or an MPI

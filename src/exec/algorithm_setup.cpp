@@ -10,6 +10,12 @@ std::string topology_spec_of(const AlltoallOptions& options) {
   return env != nullptr ? env : "";
 }
 
+std::string calibration_path_of(const AlltoallOptions& options) {
+  if (!options.calibration.empty()) return options.calibration;
+  const char* env = std::getenv("TOPOCOLL_CALIBRATION");
+  return env != nullptr ? env : "";
+}
+
 MaybeFailure attach_topology(CommState& state, CheckedAlltoall& call) {
   if (!call.algorithm->needs_topology) return std::nullopt;
   const Topology* topology = nullptr;

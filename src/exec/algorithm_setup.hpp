@@ -14,6 +14,8 @@ namespace topocoll::exec {
 // options.topology, or TOPOCOLL_TOPOLOGY when that is empty. Called by the API's entry points
 // only (the one place the environment is read).
 std::string topology_spec_of(const AlltoallOptions& options);
+// options.calibration, or TOPOCOLL_CALIBRATION when that is empty (entry points only).
+std::string calibration_path_of(const AlltoallOptions& options);
 
 // For a topology-aware algorithm: discovers (or finds cached) the communicator's topology,
 // sets call.problem.topology and asks the algorithm whether it applies; MPI_ERR_ARG with the

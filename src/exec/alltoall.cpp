@@ -7,6 +7,7 @@
 
 #include "exec/algorithm_setup.hpp"
 #include "exec/alltoall_checks.hpp"
+#include "exec/auto_choice.hpp"
 #include "exec/comm_state.hpp"
 #include "exec/error_report.hpp"
 #include "exec/execution_plan.hpp"
@@ -45,6 +46,11 @@ MaybeFailure find_or_build_plan(exec::CommState& state, const exec::CheckedAllto
 MaybeFailure run_schedule(const exec::AlltoallArguments& arguments, exec::CheckedAlltoall& call) {
   exec::CommState* state = nullptr;
   if (auto failure = exec::find_comm_state(arguments.comm, state)) return failure;
+  if (call.auto_select) {
+    MPI_Comm comm = MPI_COMM_NULL;
+    if (auto failure = state->private_comm(comm)) return failure;
+    if (auto failure = exec::resolve_auto(*state, call, comm)) return failure;
+  }
   if (auto failure = exec::attach_topology(*state, call)) return failure;
   const exec::ExecutionPlan* plan = nullptr;
   if (auto failure = find_or_build_plan(*state, call, arguments.comm, plan)) return failure;
@@ -69,6 +75,7 @@ int run_alltoall(const exec::AlltoallArguments& arguments, const AlltoallOptions
   }
   if (call.block_bytes == 0) return MPI_SUCCESS;  // every rank has nothing to send, by MPI's rules
   call.topology_spec = exec::topology_spec_of(options);
+  call.calibration_path = exec::calibration_path_of(options);
   if (call.native) {
     const int rc = MPI_Alltoall(arguments.sendbuf, arguments.sendcount, arguments.sendtype, arguments.recvbuf,
                                 arguments.recvcount, arguments.recvtype, arguments.comm);

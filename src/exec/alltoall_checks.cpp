@@ -23,12 +23,13 @@ MaybeFailure check_communicator(MPI_Comm comm, int& size) {
 }
 
 MaybeFailure check_algorithm_and_options(const AlltoallOptions& options, CheckedAlltoall& checked) {
-  checked.algorithm = find_alltoall_algorithm(options.algorithm);
-  if (checked.algorithm == nullptr) {
+  checked.auto_select = options.algorithm == "auto";
+  checked.algorithm = checked.auto_select ? nullptr : find_alltoall_algorithm(options.algorithm);
+  if (checked.algorithm == nullptr && !checked.auto_select) {
     return Failure{MPI_ERR_ARG, "unknown algorithm '" + options.algorithm +
-                                    "'; valid names: " + alltoall_algorithm_names()};
+                                    "'; valid names: " + alltoall_algorithm_names() + ", auto"};
   }
-  checked.native = checked.algorithm->build == nullptr;
+  checked.native = checked.algorithm != nullptr && checked.algorithm->build == nullptr;
   if (checked.native && checked.algorithm->name != "native") {
     return Failure{MPI_ERR_ARG, "algorithm '" + options.algorithm + "' has no schedule the executor can run"};
   }
@@ -121,7 +122,7 @@ MaybeFailure check_alltoall(const AlltoallArguments& a, const AlltoallOptions& o
   checked.problem = AlltoallProblem{size, checked.block_bytes, nullptr, knobs_of(options)};
   // Topology-aware algorithms are checked once the topology is known (that takes
   // communication); the others now.
-  if (checked.algorithm->supports != nullptr && !checked.algorithm->needs_topology) {
+  if (checked.algorithm != nullptr && checked.algorithm->supports != nullptr && !checked.algorithm->needs_topology) {
     const Applicability applicability = checked.algorithm->supports(checked.problem);
     if (!applicability.ok) {
       return Failure{MPI_ERR_ARG, "algorithm '" + options.algorithm + "' does not apply: " + applicability.reason};

@@ -28,7 +28,9 @@ struct AlltoallArguments {
 };
 
 struct CheckedAlltoall {
-  const AlltoallAlgorithm* algorithm = nullptr;
+  const AlltoallAlgorithm* algorithm = nullptr;  // null while `auto` has not chosen
+  bool auto_select = false;  // `auto`: the algorithm is chosen once the topology is known
+  std::string calibration_path;  // auto: options.calibration, or TOPOCOLL_CALIBRATION
   bool native = false;    // the MPI library's own MPI_Alltoall
   bool in_place = false;  // sendbuf == MPI_IN_PLACE: sendcount and sendtype are ignored
   DatatypeLayout send_layout;  // unset when in_place

@@ -7,6 +7,7 @@
 
 #include "exec/algorithm_setup.hpp"
 #include "exec/alltoallv_checks.hpp"
+#include "exec/auto_choice.hpp"
 #include "exec/block_size_exchange.hpp"
 #include "exec/comm_state.hpp"
 #include "exec/error_report.hpp"
@@ -26,6 +27,15 @@ MaybeFailure run_schedule(const exec::AlltoallvArguments& arguments, exec::Check
   exec::CheckedAlltoall& c = call.common;
   exec::LocalBlocks blocks(call.rank, call.send, call.recv);
   c.problem.blocks = &blocks;
+  exec::CommState* state = nullptr;
+  if (auto failure = exec::find_comm_state(arguments.comm, state)) return failure;
+  if (c.auto_select) {
+    MPI_Comm comm = MPI_COMM_NULL;
+    if (auto failure = state->private_comm(comm)) return failure;
+    std::size_t sent = 0;
+    for (std::size_t bytes : call.send.bytes) sent += bytes;
+    if (auto failure = exec::resolve_auto(*state, c, comm, sent)) return failure;
+  }
   if (!c.algorithm->needs_topology) {
     const Applicability applicability = c.algorithm->supports(c.problem);
     if (!applicability.ok) {
@@ -33,8 +43,6 @@ MaybeFailure run_schedule(const exec::AlltoallvArguments& arguments, exec::Check
                                       "' does not apply: " + applicability.reason};
     }
   }
-  exec::CommState* state = nullptr;
-  if (auto failure = exec::find_comm_state(arguments.comm, state)) return failure;
   if (auto failure = exec::attach_topology(*state, c)) return failure;
   MPI_Comm private_comm = MPI_COMM_NULL;
   if (auto failure = state->private_comm(private_comm)) return failure;
@@ -73,6 +81,7 @@ int run_alltoallv(const exec::AlltoallvArguments& arguments, const AlltoallOptio
     return rc;
   }
   call.common.topology_spec = exec::topology_spec_of(options);
+  call.common.calibration_path = exec::calibration_path_of(options);
   if (auto failure = run_schedule(arguments, call)) {
     failure->message = "alltoallv (" + options.algorithm + "): " + failure->message;
     return exec::report_failure(arguments.comm, *failure);

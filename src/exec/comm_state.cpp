@@ -58,6 +58,18 @@ MaybeFailure CommState::topology(const std::string& spec, const Topology*& out) 
   return std::nullopt;
 }
 
+MaybeFailure CommState::calibration(const std::string& path, const Calibration*& out) {
+  auto it = calibrations_.find(path);
+  if (it == calibrations_.end()) {
+    std::string error;
+    auto loaded = load_calibration(path, &error);
+    if (!loaded) return Failure{MPI_ERR_ARG, "auto: " + error};
+    it = calibrations_.emplace(path, std::move(*loaded)).first;
+  }
+  out = &it->second;
+  return std::nullopt;
+}
+
 MaybeFailure find_comm_state(MPI_Comm comm, CommState*& state) {
   const int keyval = comm_state_keyval();
   if (keyval == MPI_KEYVAL_INVALID) {

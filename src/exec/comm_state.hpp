@@ -16,6 +16,7 @@
 #include "exec/failure.hpp"
 #include "exec/mpi_handles.hpp"
 #include "exec/plan_cache.hpp"
+#include "model/calibration.hpp"
 #include "topology/topology.hpp"
 
 namespace topocoll::exec {
@@ -30,6 +31,11 @@ class CommState {
   // The topology this communicator sees under `spec` (see discover_topology), discovered on
   // first use per spec (collective over the communicator) and cached.
   MaybeFailure topology(const std::string& spec, const Topology*& out);
+  // The calibration at `path` (auto), read on first use and cached; MPI_ERR_ARG naming the
+  // field at fault when it cannot be used. Local.
+  MaybeFailure calibration(const std::string& path, const Calibration*& out);
+  // auto's choices, by a key describing the problem (see auto_choice.cpp).
+  std::map<std::string, std::string>& auto_choices() { return auto_choices_; }
   PlanCache& plans() { return plans_; }
   ErrorLog& errors() { return errors_; }
 
@@ -38,6 +44,8 @@ class CommState {
   OwnedComm private_comm_;
   PlanCache plans_;
   std::map<std::string, Topology> topologies_;
+  std::map<std::string, Calibration> calibrations_;
+  std::map<std::string, std::string> auto_choices_;
   ErrorLog errors_;
 };
 

@@ -1,0 +1,62 @@
+#include "exec/auto_choice.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/auto_select.hpp"
+
+namespace topocoll::exec {
+
+namespace {
+
+std::string choice_key(const CheckedAlltoall& call, std::size_t block_bytes, bool variable) {
+  const AlgorithmKnobs& k = call.problem.knobs;
+  return std::string(variable ? "v " : "a ") + std::to_string(block_bytes) + " " + std::to_string(k.group_width) +
+         " " + std::to_string(k.max_scratch_bytes) + " " + std::to_string(k.segment_bytes) + " " +
+         call.topology_spec + "\n" + call.calibration_path;
+}
+
+}  // namespace
+
+MaybeFailure resolve_auto(CommState& state, CheckedAlltoall& call, MPI_Comm private_comm,
+                          std::size_t variable_bytes_sent) {
+  if (call.calibration_path.empty()) {
+    return Failure{MPI_ERR_ARG, "auto needs the machine's calibration: set AlltoallOptions::calibration or "
+                                "TOPOCOLL_CALIBRATION to a file made by topocoll-calibrate (scripts/calibrate.sh)"};
+  }
+  const Calibration* calibration = nullptr;
+  if (auto failure = state.calibration(call.calibration_path, calibration)) return failure;
+  const Topology* topology = nullptr;
+  if (auto failure = state.topology(call.topology_spec, topology)) return failure;
+  call.problem.topology = topology;
+
+  const bool variable = call.problem.variable();
+  AlltoallProblem uniform = call.problem;
+  uniform.blocks = nullptr;
+  if (variable) {
+    std::uint64_t mine = variable_bytes_sent, total = 0;
+    const int rc = MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, private_comm);
+    if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Allreduce", rc);
+    const std::uint64_t pairs = static_cast<std::uint64_t>(call.problem.size) * call.problem.size;
+    uniform.block_bytes = static_cast<std::size_t>((total + pairs - 1) / pairs);
+  }
+  const std::string key = choice_key(call, uniform.block_bytes, variable);
+  auto cached = state.auto_choices().find(key);
+  if (cached == state.auto_choices().end()) {
+    std::vector<AlltoallAlgorithm> candidates;
+    for (const AlltoallAlgorithm& a : alltoall_algorithms()) {
+      // For alltoallv only the algorithms that take blocks of different sizes.
+      if (a.build != nullptr && (!variable || a.supports(call.problem).ok)) candidates.push_back(a);
+    }
+    std::string name = select_alltoall(uniform, calibration->machine(), Predictions::enough_to_choose,
+                                       candidates).algorithm;
+    if (name.empty()) name = kAutoFallback;
+    cached = state.auto_choices().emplace(key, std::move(name)).first;
+  }
+  call.algorithm = find_alltoall_algorithm(cached->second);
+  if (call.algorithm == nullptr) return Failure{MPI_ERR_INTERN, "auto chose an unknown algorithm"};
+  return std::nullopt;
+}
+
+}  // namespace topocoll::exec

@@ -1,0 +1,24 @@
+// Resolving `auto`: the algorithm with the lowest time predicted by the cost model calibrated
+// for the machine (src/model/auto_select.hpp), on the communicator's topology. Every rank makes
+// the same choice: same calibration, same topology, same problem. For alltoallv, whose block
+// sizes each rank knows only in part, the problem is the uniform exchange of the same total
+// volume (one MPI_Allreduce of the bytes sent), among the algorithms that apply to blocks of
+// different sizes. Choices are cached per communicator.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+
+#include "exec/alltoall_checks.hpp"
+#include "exec/comm_state.hpp"
+#include "exec/failure.hpp"
+
+namespace topocoll::exec {
+
+// Sets call.algorithm (and call.problem.topology). `variable_bytes_sent`: for alltoallv, the
+// bytes this rank sends in all; ignored for alltoall (call.problem.blocks == nullptr).
+MaybeFailure resolve_auto(CommState& state, CheckedAlltoall& call, MPI_Comm private_comm,
+                          std::size_t variable_bytes_sent = 0);
+
+}  // namespace topocoll::exec

@@ -1,0 +1,92 @@
+// auto on real MPI: with a calibration it runs the algorithm its cost model prefers, byte-exact
+// against MPI_Alltoall and MPI_Alltoallv, the same on every rank; without one, or with a broken
+// one, it is a clear error.
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+#include "mpi_test_support.hpp"
+#include "topocoll/topocoll.h"
+#include "topocoll/topocoll.hpp"
+
+namespace topocoll::testing {
+namespace {
+
+class Auto : public MpiTest {};
+
+const std::string kCalibration = std::string(TOPOCOLL_SOURCE_DIR) + "/platforms/crossbar-16.calibration.json";
+
+AlltoallOptions auto_with(const std::string& calibration) {
+  AlltoallOptions options;
+  options.algorithm = "auto";
+  options.calibration = calibration;
+  return options;
+}
+
+TEST_F(Auto, MatchesMpiAlltoall) {
+  for (std::size_t count : {std::size_t{1}, std::size_t{1000}, std::size_t{100000}}) {
+    const int n = static_cast<int>(count);
+    std::vector<int> send = make_send_blocks(MPI_COMM_WORLD, count);
+    std::vector<int> reference(send.size(), kCanary), result(send.size(), kCanary);
+    MPI_Alltoall(send.data(), n, MPI_INT, reference.data(), n, MPI_INT, MPI_COMM_WORLD);
+    const int rc = alltoall(send.data(), n, MPI_INT, result.data(), n, MPI_INT, MPI_COMM_WORLD,
+                            auto_with(kCalibration));
+    EXPECT_EQ(rc, MPI_SUCCESS) << topocoll_error_message();
+    EXPECT_TRUE(same_elements(result, reference, count)) << "count " << count;
+  }
+}
+
+TEST_F(Auto, MatchesMpiAlltoallvFromTheEnvironment) {
+  const int rank = rank_in(MPI_COMM_WORLD), p = size_of(MPI_COMM_WORLD);
+  std::vector<int> sendcounts, sdispls, recvcounts, rdispls, send;
+  for (int q = 0; q < p; ++q) {
+    sendcounts.push_back((rank + q) % 3 == 0 ? 0 : 10 * (1 + (rank * q) % 4));
+    sdispls.push_back(static_cast<int>(send.size()));
+    for (int i = 0; i < sendcounts.back(); ++i) send.push_back(cell_value(rank, q, static_cast<std::size_t>(i)));
+  }
+  int at = 0;
+  for (int q = 0; q < p; ++q) {
+    recvcounts.push_back((q + rank) % 3 == 0 ? 0 : 10 * (1 + (q * rank) % 4));
+    rdispls.push_back(at);
+    at += recvcounts.back();
+  }
+  send.push_back(kCanary);
+  std::vector<int> reference(static_cast<std::size_t>(at) + 1, kCanary), result = reference;
+  MPI_Alltoallv(send.data(), sendcounts.data(), sdispls.data(), MPI_INT, reference.data(), recvcounts.data(),
+                rdispls.data(), MPI_INT, MPI_COMM_WORLD);
+  setenv("TOPOCOLL_CALIBRATION", kCalibration.c_str(), 1);
+  const int rc = alltoallv(send.data(), sendcounts.data(), sdispls.data(), MPI_INT, result.data(), recvcounts.data(),
+                           rdispls.data(), MPI_INT, MPI_COMM_WORLD, auto_with(""));
+  unsetenv("TOPOCOLL_CALIBRATION");
+  EXPECT_EQ(rc, MPI_SUCCESS) << topocoll_error_message();
+  EXPECT_TRUE(result == reference);
+}
+
+TEST_F(Auto, WithoutOrWithABrokenCalibrationIsAClearError) {
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  unsetenv("TOPOCOLL_CALIBRATION");
+  std::vector<int> send = make_send_blocks(comm, 4), result(send.size(), kCanary);
+  int rc = alltoall(send.data(), 4, MPI_INT, result.data(), 4, MPI_INT, comm, auto_with(""));
+  int error_class = MPI_SUCCESS;
+  MPI_Error_class(rc, &error_class);
+  EXPECT_EQ(error_class, MPI_ERR_ARG);
+  EXPECT_NE(std::string(topocoll_error_message()).find("TOPOCOLL_CALIBRATION"), std::string::npos)
+      << topocoll_error_message();
+
+  const std::string broken = "/tmp/topocoll_auto_test_" + std::to_string(size_of(comm)) + ".json";
+  if (rank_in(comm) == 0) std::ofstream(broken) << R"({"format": "topocoll-calibration 1", "levels": 3})";
+  MPI_Barrier(comm);
+  rc = alltoall(send.data(), 4, MPI_INT, result.data(), 4, MPI_INT, comm, auto_with(broken));
+  MPI_Error_class(rc, &error_class);
+  EXPECT_EQ(error_class, MPI_ERR_ARG);
+  EXPECT_NE(std::string(topocoll_error_message()).find(broken), std::string::npos) << topocoll_error_message();
+  EXPECT_TRUE(result == std::vector<int>(send.size(), kCanary)) << "receive buffer touched";
+  MPI_Barrier(comm);
+  if (rank_in(comm) == 0) std::remove(broken.c_str());
+  MPI_Comm_free(&comm);
+}
+
+}  // namespace
+}  // namespace topocoll::testing
