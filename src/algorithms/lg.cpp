@@ -165,18 +165,8 @@ std::size_t max_collected(const LgPlan& plan) {
   return most;
 }
 
-// The piece size: the explicit segment_bytes, else the largest piece whose (steps+1) copies of
-// the collected blocks fit under max_scratch_bytes, else the whole block. 0 when the cap is too
-// small for even one byte per block.
 std::size_t piece_bytes(const AlltoallProblem& problem, const LgPlan& plan) {
-  const std::size_t block = problem.block_bytes;
-  if (block == 0) return 0;
-  std::size_t piece = block;
-  if (problem.knobs.segment_bytes > 0) piece = std::min(block, problem.knobs.segment_bytes);
-  const std::size_t cap = problem.knobs.max_scratch_bytes;
-  const std::size_t per_byte = max_collected(plan) * static_cast<std::size_t>(plan.max_steps() + 1);
-  if (cap > 0 && per_byte > 0 && piece * per_byte > cap) piece = cap / per_byte;
-  return piece;
+  return lg_piece_bytes(problem.block_bytes, problem.knobs, plan.max_steps(), [&] { return max_collected(plan); });
 }
 
 }  // namespace

@@ -14,6 +14,20 @@ Applicability supports_lg(const AlltoallProblem& problem);
 RankSchedule build_lg(const AlltoallProblem& problem, int rank);
 // The blocks (peer -> dst) whose sizes `rank` collects from `peer` in phase 1 (alltoallv).
 std::vector<std::pair<int, int>> lg_sizes_from(const AlltoallProblem& problem, int rank, int peer);
+// lg's piece size for blocks of `block` bytes: segment_bytes when set, shrunk so that (steps+1)
+// pieces of the `most_collected` blocks a rank collects fit under max_scratch_bytes (when set).
+// 0 when the cap is too small for one-byte pieces (or the block is empty). `most_collected` is
+// only consulted under a cap (computing it costs O(p^2)).
+template <typename MostCollected>
+std::size_t lg_piece_bytes(std::size_t block, const AlgorithmKnobs& knobs, int steps, MostCollected most_collected) {
+  if (block == 0) return 0;
+  std::size_t piece = knobs.segment_bytes > 0 && knobs.segment_bytes < block ? knobs.segment_bytes : block;
+  if (knobs.max_scratch_bytes == 0) return piece;
+  const std::size_t per_byte = static_cast<std::size_t>(most_collected()) * static_cast<std::size_t>(steps + 1);
+  if (per_byte > 0 && piece * per_byte > knobs.max_scratch_bytes) piece = knobs.max_scratch_bytes / per_byte;
+  return piece;
+}
+
 double predict_lg_us(const AlltoallProblem& problem, const TamWangParams& model);
 
 }  // namespace topocoll

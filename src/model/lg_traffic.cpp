@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "algorithms/lg.hpp"
 #include "model/alltoall_traffic.hpp"
 #include "model/hierarchical_cost.hpp"
 
@@ -95,19 +96,13 @@ class LgShape {
   std::vector<std::vector<int>> members_;
 };
 
-// lg's piece size (0: whole blocks in one piece).
+// lg's piece size (0: whole blocks in one piece), by lg's own rule.
 std::size_t piece_bytes(const AlltoallProblem& problem, const LgShape& shape) {
-  const std::size_t block = problem.block_bytes;
-  if (block == 0) return 0;
-  std::size_t piece = block;
-  if (problem.knobs.segment_bytes > 0) piece = std::min(block, problem.knobs.segment_bytes);
-  const std::size_t cap = problem.knobs.max_scratch_bytes;
-  if (cap == 0) return piece;
-  std::size_t most = 0;
-  for (int r = 0; r < problem.size; ++r) most = std::max(most, static_cast<std::size_t>(shape.collected_in_all(r)));
-  const std::size_t per_byte = most * static_cast<std::size_t>(shape.max_steps() + 1);
-  if (per_byte > 0 && piece * per_byte > cap) piece = cap / per_byte;
-  return piece;
+  return lg_piece_bytes(problem.block_bytes, problem.knobs, shape.max_steps(), [&] {
+    std::size_t most = 0;
+    for (int r = 0; r < problem.size; ++r) most = std::max(most, static_cast<std::size_t>(shape.collected_in_all(r)));
+    return most;
+  });
 }
 
 void add_phase1(const LgShape& shape, int rank, std::size_t len, RankRoundLoad& load) {
