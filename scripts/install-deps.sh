@@ -11,6 +11,9 @@ packages=(
   libgtest-dev googletest           # tests
   nlohmann-json3-dev                # JSON (topology files, plan output)
   libcli11-dev                      # command-line parsing of the tools
+  gnuplot-nox                       # plots of the simulated studies (scripts/two-cluster-plot.sh)
+  libfftw3-dev libfftw3-mpi-dev     # drop-in tests: FFTW's distributed 3-D FFT
+  hpcc                              # drop-in tests: the HPC Challenge suite (Open MPI build)
 )
 if [[ "${1:-}" == "--with-mpich" ]]; then
   packages+=(libmpich-dev mpich)
