@@ -36,6 +36,8 @@ struct AlltoallOptions {
   // auto: the calibration file of the machine (made by topocoll-calibrate). Empty: the
   // TOPOCOLL_CALIBRATION environment variable; auto without either is an error.
   std::string calibration;
+  // When not null, receives the name of the algorithm that ran (what auto chose), on success.
+  std::string* chosen_algorithm = nullptr;
 };
 
 // MPI_Alltoall semantics (MPI_IN_PLACE accepted as sendbuf). Returns MPI_SUCCESS or an MPI

@@ -80,12 +80,14 @@ int run_alltoall(const exec::AlltoallArguments& arguments, const AlltoallOptions
     const int rc = MPI_Alltoall(arguments.sendbuf, arguments.sendcount, arguments.sendtype, arguments.recvbuf,
                                 arguments.recvcount, arguments.recvtype, arguments.comm);
     if (rc != MPI_SUCCESS) exec::record_failure(exec::mpi_call_failure("alltoall (native): MPI_Alltoall", rc));
+    if (rc == MPI_SUCCESS && options.chosen_algorithm != nullptr) *options.chosen_algorithm = "native";
     return rc;
   }
   if (auto failure = run_schedule(arguments, call)) {
     failure->message = "alltoall (" + options.algorithm + "): " + failure->message;
     return exec::report_failure(arguments.comm, *failure);
   }
+  if (options.chosen_algorithm != nullptr) *options.chosen_algorithm = call.algorithm->name;
   return MPI_SUCCESS;
 }
 

@@ -78,6 +78,7 @@ int run_alltoallv(const exec::AlltoallvArguments& arguments, const AlltoallOptio
                                  arguments.recvbuf, arguments.recvcounts, arguments.rdispls, arguments.recvtype,
                                  arguments.comm);
     if (rc != MPI_SUCCESS) exec::record_failure(exec::mpi_call_failure("alltoallv (native): MPI_Alltoallv", rc));
+    if (rc == MPI_SUCCESS && options.chosen_algorithm != nullptr) *options.chosen_algorithm = "native";
     return rc;
   }
   call.common.topology_spec = exec::topology_spec_of(options);
@@ -86,6 +87,7 @@ int run_alltoallv(const exec::AlltoallvArguments& arguments, const AlltoallOptio
     failure->message = "alltoallv (" + options.algorithm + "): " + failure->message;
     return exec::report_failure(arguments.comm, *failure);
   }
+  if (options.chosen_algorithm != nullptr) *options.chosen_algorithm = call.common.algorithm->name;
   return MPI_SUCCESS;
 }
 

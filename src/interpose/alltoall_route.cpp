@@ -1,6 +1,7 @@
 // The routing rules of the interposed MPI_Alltoall, in the order they are asked.
 #include "interpose/alltoall_route.hpp"
 
+#include "algorithms/block_map.hpp"
 #include "algorithms/registry.hpp"
 
 namespace topocoll::interpose {
@@ -20,18 +21,25 @@ AlltoallRoute route_alltoall(const AlltoallChoice& choice, const AlltoallCall& c
   if (choice.native()) return to_mpi_library("");
   if (call.intercommunicator) return to_mpi_library("intercommunicators are not supported");
 
-  const AlltoallAlgorithm* algorithm = find_alltoall_algorithm(choice.algorithm);
-  if (algorithm == nullptr) return to_mpi_library("unknown algorithm '" + choice.algorithm + "'");
-
   AlltoallRoute route;
   route.by_topocoll = true;
   route.algorithm = choice.algorithm;
+  // auto chooses on the communicator's topology and the calibration, inside the executor.
+  if (choice.algorithm == "auto") {
+    route.applicability_from_executor = true;
+    return route;
+  }
+  const AlltoallAlgorithm* algorithm = find_alltoall_algorithm(choice.algorithm);
+  if (algorithm == nullptr) return to_mpi_library("unknown algorithm '" + choice.algorithm + "'");
   if (algorithm->needs_topology) {
     route.applicability_from_executor = true;
     return route;
   }
   if (algorithm->supports != nullptr) {
-    const AlltoallProblem problem{call.size, call.block_bytes, nullptr, AlgorithmKnobs{}};
+    // For alltoallv only whether blocks may differ in size matters here.
+    const KnownBlocks one_block(std::vector<std::vector<std::size_t>>{{1}});
+    const AlltoallProblem problem{call.size, call.block_bytes, nullptr, AlgorithmKnobs{},
+                                  call.variable ? &one_block : nullptr};
     const Applicability applicability = algorithm->supports(problem);
     if (!applicability.ok) return to_mpi_library(choice.algorithm + " does not apply: " + applicability.reason);
   }

@@ -14,7 +14,8 @@ namespace topocoll::interpose {
 struct AlltoallCall {
   bool intercommunicator = false;
   int size = 1;                 // ranks in the communicator
-  std::size_t block_bytes = 0;  // recvcount * size(recvtype)
+  std::size_t block_bytes = 0;  // recvcount * size(recvtype) (alltoall)
+  bool variable = false;        // MPI_Alltoallv
 };
 
 struct AlltoallRoute {

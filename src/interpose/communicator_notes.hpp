@@ -16,6 +16,7 @@ enum class Note : unsigned {
   alltoallv_by_mpi = 1u << 2,
   configuration_error = 1u << 3,
   internal_error = 1u << 4,
+  alltoallv_by_topocoll = 1u << 5,
 };
 
 enum class Speakers { rank_zero, every_rank };

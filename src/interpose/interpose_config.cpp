@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "algorithms/block_map.hpp"
 #include "algorithms/registry.hpp"
 
 namespace topocoll::interpose {
@@ -16,31 +17,36 @@ std::string value_of(const EnvironmentLookup& lookup, const char* name) {
   return value == nullptr ? std::string() : std::string(value);
 }
 
-// "direct, shift, ..., native" plus `auto` when the registry does not list it itself.
-std::string valid_alltoall_names() {
-  std::string names = alltoall_algorithm_names();
-  if (find_alltoall_algorithm("auto") == nullptr) names += ", auto";
-  return names;
+// The names a variable accepts: the registry's (for alltoallv, those that take blocks of
+// different sizes), and auto.
+std::string valid_names(bool variable) {
+  const KnownBlocks one_block(std::vector<std::vector<std::size_t>>{{1}});
+  std::string names;
+  for (const AlltoallAlgorithm& a : alltoall_algorithms()) {
+    if (variable && a.build != nullptr && !a.needs_topology && !a.supports({1, 0, nullptr, {}, &one_block}).ok) {
+      continue;
+    }
+    names += std::string(names.empty() ? "" : ", ") + std::string(a.name);
+  }
+  return names + ", auto";
 }
 
-std::string parse_alltoall(const std::string& value, AlltoallChoice& choice) {
+// `variable_name` is TOPOCOLL_ALLTOALL or TOPOCOLL_ALLTOALLV.
+std::string parse_choice(const char* variable_name, const std::string& value, bool variable,
+                         const std::string& calibration, AlltoallChoice& choice) {
   choice.requested = value.empty() ? "auto" : value;
-  if (choice.requested == "auto" && find_alltoall_algorithm("auto") == nullptr) {
-    choice.algorithm = kAutoStandIn;
+  if (choice.requested == "auto") {
+    choice.algorithm = calibration.empty() ? kAutoStandIn : "auto";
     return {};
   }
-  if (find_alltoall_algorithm(choice.requested) == nullptr) {
-    return "TOPOCOLL_ALLTOALL='" + value + "' is not an alltoall algorithm; valid names: " + valid_alltoall_names();
+  const std::string names = valid_names(variable);
+  const std::string padded = ", " + names + ",";
+  if (padded.find(", " + choice.requested + ",") == std::string::npos) {
+    return std::string(variable_name) + "='" + value + "' is not an " + (variable ? "alltoallv" : "alltoall") +
+           " algorithm; valid names: " + names;
   }
   choice.algorithm = choice.requested;
   return {};
-}
-
-// topocoll has no MPI_Alltoallv algorithm yet: the MPI library's own always answers.
-std::string check_alltoallv(const std::string& value) {
-  if (value.empty() || value == "auto" || value == "native") return {};
-  return "TOPOCOLL_ALLTOALLV='" + value +
-         "' is not an alltoallv algorithm; valid names: auto, native (topocoll has no alltoallv algorithm yet)";
 }
 
 std::string parse_verbose(const std::string& value, bool& verbose) {
@@ -60,8 +66,11 @@ std::string parse_verbose(const std::string& value, bool& verbose) {
 InterposeConfig parse_interpose_config(const EnvironmentLookup& lookup) {
   InterposeConfig config;
   config.topology = value_of(lookup, "TOPOCOLL_TOPOLOGY");
-  for (const std::string& error : {parse_alltoall(value_of(lookup, "TOPOCOLL_ALLTOALL"), config.alltoall),
-                                   check_alltoallv(value_of(lookup, "TOPOCOLL_ALLTOALLV")),
+  config.calibration = value_of(lookup, "TOPOCOLL_CALIBRATION");
+  for (const std::string& error : {parse_choice("TOPOCOLL_ALLTOALL", value_of(lookup, "TOPOCOLL_ALLTOALL"), false,
+                                                config.calibration, config.alltoall),
+                                   parse_choice("TOPOCOLL_ALLTOALLV", value_of(lookup, "TOPOCOLL_ALLTOALLV"), true,
+                                                config.calibration, config.alltoallv),
                                    parse_verbose(value_of(lookup, "TOPOCOLL_VERBOSE"), config.verbose)}) {
     if (config.error.empty()) config.error = error;
   }

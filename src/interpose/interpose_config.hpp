@@ -1,5 +1,5 @@
 // What the preloadable library is asked to do, from the environment: TOPOCOLL_ALLTOALL,
-// TOPOCOLL_ALLTOALLV, TOPOCOLL_TOPOLOGY and TOPOCOLL_VERBOSE. Parsed by a pure function (the
+// TOPOCOLL_ALLTOALLV, TOPOCOLL_TOPOLOGY, TOPOCOLL_CALIBRATION and TOPOCOLL_VERBOSE. Parsed by a pure function (the
 // environment is a lookup passed in, so tests need not touch the process's), and read from
 // the process environment exactly once, at the first interposed call.
 #pragma once
@@ -9,8 +9,9 @@
 
 namespace topocoll::interpose {
 
-// `auto` while the registry has no algorithm of that name: the C API's default, `pairwise`
-// (applies to every p and block size, one partner per round, so bounded requests in flight).
+// `auto` needs the machine's calibration (TOPOCOLL_CALIBRATION, made by topocoll-calibrate).
+// Without one it stands for the C API's default, `pairwise` (applies to every p and block
+// size, one partner per round, so bounded requests in flight), and verbose says so.
 inline constexpr const char* kAutoStandIn = "pairwise";
 
 struct AlltoallChoice {
@@ -20,7 +21,9 @@ struct AlltoallChoice {
 };
 
 struct InterposeConfig {
-  AlltoallChoice alltoall;
+  AlltoallChoice alltoall;   // TOPOCOLL_ALLTOALL
+  AlltoallChoice alltoallv;  // TOPOCOLL_ALLTOALLV
+  std::string calibration;   // TOPOCOLL_CALIBRATION (for auto)
   std::string topology;  // TOPOCOLL_TOPOLOGY (empty: the library's default)
   bool verbose = false;  // TOPOCOLL_VERBOSE=1
   // Non-empty when a variable has a value the library cannot use: the message names the

@@ -1,8 +1,7 @@
-// The profiling-interface entry points of libtopocoll-pmpi.so. MPI_Alltoall runs the algorithm
-// TOPOCOLL_ALLTOALL names through topocoll's public API, or hands the call to PMPI_Alltoall
-// (native, intercommunicators, algorithms that do not apply). MPI_Alltoallv always hands the
-// call to PMPI_Alltoallv: topocoll has no alltoallv algorithm yet, so it only checks
-// TOPOCOLL_ALLTOALLV and says who answered.
+// The profiling-interface entry points of libtopocoll-pmpi.so. MPI_Alltoall and MPI_Alltoallv
+// run the algorithm TOPOCOLL_ALLTOALL / TOPOCOLL_ALLTOALLV names through topocoll's public API,
+// or hand the call to PMPI_Alltoall(v) (native, intercommunicators, algorithms that do not
+// apply).
 //
 // No recursion: this file calls only PMPI_* for the MPI library's own collectives, and the
 // executor linked into this library reaches PMPI_Alltoall(v) too, never these definitions
@@ -12,6 +11,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <string>
 
 #include "interpose/alltoall_route.hpp"
@@ -24,19 +24,16 @@ namespace topocoll::interpose {
 
 namespace {
 
-struct AlltoallArguments {
-  const void* sendbuf;
-  int sendcount;
-  MPI_Datatype sendtype;
-  void* recvbuf;
-  int recvcount;
-  MPI_Datatype recvtype;
-  MPI_Comm comm;
+// One interposed operation: its name, its variable, its notes, and the two ways to answer it.
+struct Operation {
+  const char* name;      // "MPI_Alltoall"
+  const char* variable;  // "TOPOCOLL_ALLTOALL"
+  const AlltoallChoice& choice;
+  Note by_topocoll;
+  Note by_mpi;
+  std::function<int(const AlltoallOptions&)> by_topocoll_run;
+  std::function<int()> by_mpi_run;
 };
-
-int mpi_library_alltoall(const AlltoallArguments& a) {
-  return PMPI_Alltoall(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, a.comm);
-}
 
 // Raises `code` through the communicator's handler (MPI_COMM_WORLD's for MPI_COMM_NULL, as
 // MPI does), after printing `message` on every rank, once per communicator.
@@ -54,95 +51,96 @@ std::size_t block_bytes_of(int recvcount, MPI_Datatype recvtype) {
   return static_cast<std::size_t>(recvcount) * static_cast<std::size_t>(type_size);
 }
 
-AlltoallCall describe_call(const AlltoallArguments& a) {
+AlltoallCall describe_call(MPI_Comm comm, bool variable, std::size_t block_bytes) {
   AlltoallCall call;
+  call.variable = variable;
   int inter = 0;
-  PMPI_Comm_test_inter(a.comm, &inter);
+  PMPI_Comm_test_inter(comm, &inter);
   call.intercommunicator = inter != 0;
-  PMPI_Comm_size(a.comm, &call.size);
-  call.block_bytes = block_bytes_of(a.recvcount, a.recvtype);
+  PMPI_Comm_size(comm, &call.size);
+  call.block_bytes = block_bytes;
   return call;
 }
 
-void say_topocoll_answers(const InterposeConfig& config, MPI_Comm comm, const std::string& algorithm) {
+void say_topocoll_answers(const InterposeConfig& config, const Operation& op, MPI_Comm comm,
+                          const std::string& algorithm) {
   if (!config.verbose) return;
-  say_once(comm, Note::alltoall_by_topocoll, Speakers::rank_zero,
-           "MPI_Alltoall on " + describe_communicator(comm) + ": answered by topocoll, algorithm '" + algorithm +
-               "' (TOPOCOLL_ALLTOALL=" + config.alltoall.requested + ")");
+  std::string how = op.choice.requested;
+  if (op.choice.requested == "auto" && config.calibration.empty()) {
+    how = "auto, no TOPOCOLL_CALIBRATION: the default " + std::string(kAutoStandIn);
+  } else if (op.choice.requested == "auto") {
+    how = "auto with TOPOCOLL_CALIBRATION=" + config.calibration;
+  }
+  say_once(comm, op.by_topocoll, Speakers::rank_zero,
+           std::string(op.name) + " on " + describe_communicator(comm) + ": answered by topocoll, algorithm '" +
+               algorithm + "' (" + op.variable + "=" + how + ")");
 }
 
-void say_mpi_answers(const InterposeConfig& config, MPI_Comm comm, const std::string& reason) {
+void say_mpi_answers(const InterposeConfig& config, const Operation& op, MPI_Comm comm, const std::string& reason) {
   if (!config.verbose) return;
-  const std::string why = reason.empty() ? "TOPOCOLL_ALLTOALL=native" : "not topocoll: " + reason;
-  say_once(comm, Note::alltoall_by_mpi, Speakers::rank_zero,
-           "MPI_Alltoall on " + describe_communicator(comm) + ": answered by the MPI library (PMPI_Alltoall), " + why);
+  const std::string why = reason.empty() ? std::string(op.variable) + "=native" : "not topocoll: " + reason;
+  say_once(comm, op.by_mpi, Speakers::rank_zero,
+           std::string(op.name) + " on " + describe_communicator(comm) + ": answered by the MPI library (P" +
+               op.name + "), " + why);
 }
 
-bool handler_returns(MPI_Errhandler handler) { return handler == MPI_ERRORS_RETURN; }
+// Runs topocoll and says which algorithm answered (auto says what it chose).
+int run_by_topocoll(const InterposeConfig& config, const Operation& op, MPI_Comm comm, AlltoallOptions options) {
+  std::string chosen;
+  options.chosen_algorithm = &chosen;
+  const int rc = op.by_topocoll_run(options);
+  if (rc == MPI_SUCCESS) say_topocoll_answers(config, op, comm, chosen.empty() ? options.algorithm : chosen);
+  return rc;
+}
 
-// Topology-aware algorithms apply or not depending on the topology the executor discovers
-// (collectively, so every rank gets the same verdict). The executor's answer comes back as
-// a code: the communicator's error handler is MPI_ERRORS_RETURN during the call, and "does
-// not apply" sends the call to the MPI library; any other error is raised through the
+// Topology-aware algorithms (and auto) apply or not depending on the topology the executor
+// discovers (collectively, so every rank gets the same verdict). The executor's answer comes
+// back as a code: the communicator's error handler is MPI_ERRORS_RETURN during the call, and
+// "does not apply" sends the call to the MPI library; any other error is raised through the
 // user's handler, printed as the executor would have printed it. (Another thread using the
 // same communicator meanwhile would see MPI_ERRORS_RETURN too.)
-int run_topology_aware(const AlltoallArguments& a, const AlltoallOptions& options, const InterposeConfig& config) {
+int run_topology_aware(const InterposeConfig& config, const Operation& op, MPI_Comm comm,
+                       const AlltoallOptions& options) {
   MPI_Errhandler user_handler = MPI_ERRHANDLER_NULL;
-  if (PMPI_Comm_get_errhandler(a.comm, &user_handler) != MPI_SUCCESS) {
-    return alltoall(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, a.comm, options);
+  if (PMPI_Comm_get_errhandler(comm, &user_handler) != MPI_SUCCESS) {
+    return run_by_topocoll(config, op, comm, options);
   }
-  PMPI_Comm_set_errhandler(a.comm, MPI_ERRORS_RETURN);
-  const int rc = alltoall(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, a.comm, options);
-  PMPI_Comm_set_errhandler(a.comm, user_handler);
-  const bool user_handler_returns = handler_returns(user_handler);
+  PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  const int rc = run_by_topocoll(config, op, comm, options);
+  PMPI_Comm_set_errhandler(comm, user_handler);
+  const bool user_handler_returns = user_handler == MPI_ERRORS_RETURN;
   PMPI_Errhandler_free(&user_handler);
-
-  if (rc == MPI_SUCCESS) {
-    say_topocoll_answers(config, a.comm, options.algorithm);
-    return rc;
-  }
+  if (rc == MPI_SUCCESS) return rc;
   const std::string message = topocoll_error_message();
   int error_class = MPI_ERR_OTHER;
   PMPI_Error_class(rc, &error_class);
   const std::string::size_type verdict = message.find("' does not apply: ");
   if (error_class == MPI_ERR_ARG && verdict != std::string::npos) {
-    say_mpi_answers(config, a.comm, options.algorithm + message.substr(verdict + 1));
-    return mpi_library_alltoall(a);
+    say_mpi_answers(config, op, comm, options.algorithm + message.substr(verdict + 1));
+    return op.by_mpi_run();
   }
   if (!user_handler_returns) std::fprintf(stderr, "topocoll: %s\n", message.c_str());
-  PMPI_Comm_call_errhandler(a.comm, rc);
+  PMPI_Comm_call_errhandler(comm, rc);
   return rc;
 }
 
-int interposed_alltoall(const AlltoallArguments& a) {
+int interposed(const Operation& op, MPI_Comm comm, std::size_t block_bytes, bool variable) {
   const InterposeConfig& config = interpose_config();
-  if (!config.valid()) return raise_error(a.comm, MPI_ERR_ARG, Note::configuration_error, config.error);
-  if (a.comm == MPI_COMM_NULL) return mpi_library_alltoall(a);  // which reports the error
-
+  if (!config.valid()) return raise_error(comm, MPI_ERR_ARG, Note::configuration_error, config.error);
+  if (comm == MPI_COMM_NULL) return op.by_mpi_run();  // which reports the error
   // `native` needs nothing from the call: spare it the inspection.
-  const AlltoallCall call = config.alltoall.native() ? AlltoallCall{} : describe_call(a);
-  const AlltoallRoute route = route_alltoall(config.alltoall, call);
+  const AlltoallCall call = op.choice.native() ? AlltoallCall{} : describe_call(comm, variable, block_bytes);
+  const AlltoallRoute route = route_alltoall(op.choice, call);
   if (!route.by_topocoll) {
-    say_mpi_answers(config, a.comm, route.fallback_reason);
-    return mpi_library_alltoall(a);
+    say_mpi_answers(config, op, comm, route.fallback_reason);
+    return op.by_mpi_run();
   }
   AlltoallOptions options;
   options.algorithm = route.algorithm;
   options.topology = config.topology;
-  if (route.applicability_from_executor) return run_topology_aware(a, options, config);
-  say_topocoll_answers(config, a.comm, route.algorithm);
-  return alltoall(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, a.comm, options);
-}
-
-int interposed_alltoallv(MPI_Comm comm) {
-  const InterposeConfig& config = interpose_config();
-  if (!config.valid()) return raise_error(comm, MPI_ERR_ARG, Note::configuration_error, config.error);
-  if (config.verbose && comm != MPI_COMM_NULL) {
-    say_once(comm, Note::alltoallv_by_mpi, Speakers::rank_zero,
-             "MPI_Alltoallv on " + describe_communicator(comm) +
-                 ": answered by the MPI library (PMPI_Alltoallv), topocoll has no alltoallv algorithm yet");
-  }
-  return MPI_SUCCESS;
+  options.calibration = config.calibration;
+  if (route.applicability_from_executor) return run_topology_aware(config, op, comm, options);
+  return run_by_topocoll(config, op, comm, options);
 }
 
 // Exceptions never cross into the application's C code.
@@ -166,16 +164,30 @@ extern "C" {
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace topocoll::interpose;
-  const AlltoallArguments arguments{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm};
-  return without_exceptions(comm, [&] { return interposed_alltoall(arguments); });
+  const Operation op{"MPI_Alltoall", "TOPOCOLL_ALLTOALL", interpose_config().alltoall, Note::alltoall_by_topocoll,
+                     Note::alltoall_by_mpi,
+                     [&](const topocoll::AlltoallOptions& options) {
+                       return topocoll::alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                                 options);
+                     },
+                     [&] { return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); }};
+  return without_exceptions(comm, [&] { return interposed(op, comm, block_bytes_of(recvcount, recvtype), false); });
 }
 
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace topocoll::interpose;
-  const int checked = without_exceptions(comm, [&] { return interposed_alltoallv(comm); });
-  if (checked != MPI_SUCCESS) return checked;
-  return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  const Operation op{"MPI_Alltoallv", "TOPOCOLL_ALLTOALLV", interpose_config().alltoallv,
+                     Note::alltoallv_by_topocoll, Note::alltoallv_by_mpi,
+                     [&](const topocoll::AlltoallOptions& options) {
+                       return topocoll::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                                  rdispls, recvtype, comm, options);
+                     },
+                     [&] {
+                       return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                             recvtype, comm);
+                     }};
+  return without_exceptions(comm, [&] { return interposed(op, comm, 0, true); });
 }
 
 }  // extern "C"

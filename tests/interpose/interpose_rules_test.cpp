@@ -25,10 +25,21 @@ TEST(InterposeConfig, UnsetMeansAutoQuietAndNoTopology) {
   const InterposeConfig config = parse({});
   EXPECT_TRUE(config.valid()) << config.error;
   EXPECT_EQ(config.alltoall.requested, "auto");
-  const std::string expected = find_alltoall_algorithm("auto") != nullptr ? "auto" : kAutoStandIn;
-  EXPECT_EQ(config.alltoall.algorithm, expected);
+  EXPECT_EQ(config.alltoall.algorithm, kAutoStandIn) << "auto without a calibration";
+  EXPECT_EQ(config.alltoallv.algorithm, kAutoStandIn);
   EXPECT_FALSE(config.verbose);
   EXPECT_EQ(config.topology, "");
+}
+
+TEST(InterposeConfig, AutoWithACalibrationIsTheExecutorsAuto) {
+  const InterposeConfig config = parse({{"TOPOCOLL_CALIBRATION", "/some/machine.calibration.json"}});
+  EXPECT_TRUE(config.valid()) << config.error;
+  EXPECT_EQ(config.calibration, "/some/machine.calibration.json");
+  EXPECT_EQ(config.alltoall.algorithm, "auto");
+  EXPECT_EQ(config.alltoallv.algorithm, "auto");
+  const AlltoallRoute route = route_alltoall(config.alltoall, AlltoallCall{false, 4, 8});
+  EXPECT_TRUE(route.by_topocoll);
+  EXPECT_TRUE(route.applicability_from_executor) << "auto chooses on the topology, inside the executor";
 }
 
 TEST(InterposeConfig, EveryRegistryNameIsAccepted) {
@@ -59,12 +70,29 @@ TEST(InterposeConfig, UnknownAlgorithmNamesTheVariableAndTheValidNames) {
   EXPECT_TRUE(config.verbose) << "the other variables are still read";
 }
 
-TEST(InterposeConfig, AlltoallvAcceptsOnlyNativeAndAuto) {
-  EXPECT_TRUE(parse({{"TOPOCOLL_ALLTOALLV", "native"}}).valid());
-  EXPECT_TRUE(parse({{"TOPOCOLL_ALLTOALLV", "auto"}}).valid());
-  const InterposeConfig config = parse({{"TOPOCOLL_ALLTOALLV", "liu"}});
-  EXPECT_FALSE(config.valid());
-  EXPECT_TRUE(contains(config.error, "TOPOCOLL_ALLTOALLV='liu'")) << config.error;
+TEST(InterposeConfig, AlltoallvAcceptsTheAlgorithmsForBlocksOfDifferentSizes) {
+  for (const char* name : {"native", "auto", "direct", "shift", "pairwise", "group-shuffle", "lg"}) {
+    const InterposeConfig config = parse({{"TOPOCOLL_ALLTOALLV", name}});
+    EXPECT_TRUE(config.valid()) << name << ": " << config.error;
+  }
+  for (const char* name : {"liu", "bruck"}) {
+    const InterposeConfig config = parse({{"TOPOCOLL_ALLTOALLV", name}});
+    EXPECT_FALSE(config.valid()) << name;
+    EXPECT_TRUE(contains(config.error, "TOPOCOLL_ALLTOALLV='" + std::string(name) + "'")) << config.error;
+    const std::string valid = config.error.substr(config.error.find("valid names:"));
+    EXPECT_FALSE(contains(valid, "bruck")) << "bruck is no alltoallv algorithm: " << config.error;
+  }
+}
+
+TEST(AlltoallRoute, AlltoallvCallsGoToTheMpiLibraryWhereTheAlgorithmNeedsEqualBlocks) {
+  AlltoallChoice bruck;
+  bruck.requested = bruck.algorithm = "bruck";
+  const AlltoallRoute route = route_alltoall(bruck, AlltoallCall{false, 4, 0, true});
+  EXPECT_FALSE(route.by_topocoll);
+  EXPECT_TRUE(contains(route.fallback_reason, "bruck does not apply")) << route.fallback_reason;
+  AlltoallChoice direct;
+  direct.requested = direct.algorithm = "direct";
+  EXPECT_TRUE(route_alltoall(direct, AlltoallCall{false, 4, 0, true}).by_topocoll);
 }
 
 TEST(InterposeConfig, BadVerboseValueIsAnError) {
