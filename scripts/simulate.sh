@@ -30,6 +30,11 @@ Options:
                                    messages of 64 KiB and more)
   --cfg KEY:VALUE  an extra SimGrid setting, given after the pinned ones (so it overrides
                    them); may be repeated, e.g. --cfg network/crosstraffic:1
+  --topology SPEC  the machine's hierarchy for topology-aware algorithms (lg), exported as
+                   TOPOCOLL_TOPOLOGY: clusters:N1,N2,..., flat:N or a topology file; 'none'
+                   exports nothing. Default: TOPOCOLL_TOPOLOGY when set, else the file beside
+                   the platform with the extension .topology.json when there is one (what
+                   topocoll-platform writes)
   -h, --help       this help
 
 Example:
@@ -53,6 +58,7 @@ available_platforms() {
 selector=ompi
 model=SMPI-unit
 extra_cfg=()
+topology=${TOPOCOLL_TOPOLOGY:-}
 while [[ $# -gt 0 ]]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
@@ -62,6 +68,8 @@ while [[ $# -gt 0 ]]; do
     --model=*) model=${1#*=}; shift ;;
     --cfg) [[ $# -ge 2 ]] || die "--cfg needs KEY:VALUE"; extra_cfg+=("$2"); shift 2 ;;
     --cfg=*) extra_cfg+=("${1#*=}"); shift ;;
+    --topology) [[ $# -ge 2 ]] || die "--topology needs a value"; topology=$2; shift 2 ;;
+    --topology=*) topology=${1#*=}; shift ;;
     --) die "PLATFORM and NP come before --; run with -h for the usage" ;;
     -*) die "unknown option '$1'; run with -h for the usage" ;;
     *) break ;;
@@ -98,6 +106,20 @@ hostfile="${platform_xml%.xml}.hosts"
 [[ -f "$hostfile" ]] || die "no hostfile beside the platform: $hostfile is missing"
 
 [[ "$np" =~ ^[1-9][0-9]*$ ]] || die "NP must be a positive number of ranks, got '$np'"
+
+# The library's view of the machine: given, or generated with the platform (topocoll-platform).
+if [[ -z "$topology" && -f "${platform_xml%.xml}.topology.json" ]]; then
+  topology="${platform_xml%.xml}.topology.json"
+fi
+if [[ "$topology" == none ]]; then
+  unset TOPOCOLL_TOPOLOGY
+  topology=""
+elif [[ -n "$topology" ]]; then
+  if [[ "$topology" != clusters:* && "$topology" != flat:* ]]; then
+    [[ -f "$topology" ]] || die "no topology file '$topology'"
+  fi
+  export TOPOCOLL_TOPOLOGY="$topology"
+fi
 # A hostfile line is 'host' (one slot) or 'host:slots'.
 slots=$(awk -F: 'NF && $1 !~ /^#/ { n += (NF > 1 ? $2 : 1) } END { print n + 0 }' "$hostfile")
 ((np <= slots)) || die "NP=$np exceeds the $slots host slots of $hostfile"
@@ -112,6 +134,9 @@ fi
 # Pinned: deterministic simulated time (no computation is timed), the network model, the
 # collective selector, no reverse-path cross-traffic (on by default: 5% of each flow), and the
 # protocol thresholds and caps that shape point-to-point costs, at SimGrid 3.32's defaults.
+# The benchmark's --shared-malloc buffers map one file block many times over; 1 GiB blocks
+# (instead of 1 MiB) keep 60 ranks x 2 x 960 MiB (16 MiB blocks) within the kernel's limit of
+# 65530 mappings per process. No simulated time depends on it.
 pinned_cfg=(
   smpi/simulate-computation:no
   "${model_cfg[@]}"
@@ -122,6 +147,7 @@ pinned_cfg=(
   smpi/coll-selector:"$selector"
   smpi/wtime:0
   smpi/host-speed:1Gf
+  smpi/shared-malloc-blocksize:1073741824
 )
 cfg_args=()
 for setting in "${pinned_cfg[@]}" "${extra_cfg[@]}"; do cfg_args+=("--cfg=$setting"); done
@@ -134,7 +160,7 @@ done
 
 {
   echo "# simulate.sh: $(smpirun -version 2>/dev/null | head -n 1), platform $platform_xml, hostfile $hostfile, np $np"
-  echo "# model $model, selector $selector; SimGrid configuration:"
+  echo "# model $model, selector $selector, topology ${topology:-(none: node level only)}; SimGrid configuration:"
   for arg in "${cfg_args[@]}"; do echo "#   $arg"; done
   # Settings the platform file carries itself (<config><prop id=... value=.../>).
   sed -n '/<config>/,/<\/config>/ s/.*<prop id="\([^"]*\)" value="\([^"]*\)".*/#   --cfg=\1:\2 (from the platform file)/p' "$platform_xml"

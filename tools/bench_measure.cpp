@@ -9,6 +9,10 @@
 
 #include "topocoll/topocoll.h"
 
+#ifdef TOPOCOLL_SMPI
+#include <simgrid/actor.h>
+#endif
+
 namespace topocoll::bench {
 
 namespace {
@@ -32,6 +36,16 @@ std::string mpi_error_text(int code) {
 
 int block_count(const ExchangePoint& point) { return static_cast<int>(point.block_bytes); }
 
+// Sleeps until the global clock reads `time` (only SMPI's simulated clock is global).
+void sleep_until([[maybe_unused]] double time) {
+#ifdef TOPOCOLL_SMPI
+  sg_actor_sleep_until(time);
+#else
+  std::fprintf(stderr, "topocoll-bench: a synchronised start needs a global clock (the SMPI build)\n");
+  std::abort();
+#endif
+}
+
 void run_alltoall(const ExchangePoint& point) {
   const int code = topocoll::alltoall(point.send.data(), block_count(point), MPI_BYTE, point.recv.data(),
                                       block_count(point), MPI_BYTE, point.comm, point.options);
@@ -40,13 +54,42 @@ void run_alltoall(const ExchangePoint& point) {
 
 }  // namespace
 
-Latency time_alltoall(const ExchangePoint& point, int warmup, int iterations) {
+void set_up_alltoall(const ExchangePoint& point) {
+  const ExchangePoint tiny{point.send, point.recv, 1, point.options, point.comm};
+  run_alltoall(tiny);
+}
+
+// A barrier, then with sync.window a start common to all ranks: rank 0's clock plus the
+// window, broadcast. Returns the time to measure from; `late` when this rank got it too late.
+double start_call(MPI_Comm comm, const StartSync& sync, bool& late) {
+  MPI_Barrier(comm);
+  double start = MPI_Wtime();
+  late = false;
+  if (sync.window) {
+    start += sync.window_seconds;
+    MPI_Bcast(&start, 1, MPI_DOUBLE, 0, comm);
+    late = MPI_Wtime() > start;
+    if (!late) sleep_until(start);
+  }
+  return start;
+}
+
+Latency time_alltoall(const ExchangePoint& point, int warmup, int iterations, StartSync& sync) {
   double timed_seconds = 0.0;
   for (int i = 0; i < warmup + iterations; ++i) {
-    MPI_Barrier(point.comm);
-    const double start = MPI_Wtime();
+    bool late = false;
+    const double start = start_call(point.comm, sync, late);
     run_alltoall(point);
     const double elapsed = MPI_Wtime() - start;
+    if (sync.window) {
+      int any_late = late ? 1 : 0;
+      MPI_Allreduce(MPI_IN_PLACE, &any_late, 1, MPI_INT, MPI_LOR, point.comm);
+      if (any_late != 0) {
+        sync.window_seconds *= 2;
+        --i;  // the same call again, with a start that every rank can meet
+        continue;
+      }
+    }
     if (i >= warmup) timed_seconds += elapsed;
   }
   const double my_average_us = timed_seconds * 1e6 / iterations;
@@ -61,17 +104,20 @@ Latency time_alltoall(const ExchangePoint& point, int warmup, int iterations) {
   return latency;
 }
 
-Validity validate_alltoall(const ExchangePoint& point, MessageBuffer& reference) {
+Validity validate_alltoall(const ExchangePoint& point, MessageBuffer& reference, const StartSync& sync) {
   int rank = 0;
   int p = 1;
   MPI_Comm_rank(point.comm, &rank);
   MPI_Comm_size(point.comm, &p);
   const std::size_t total_bytes = static_cast<std::size_t>(p) * point.block_bytes;
   fill_send_pattern(point.send.first(total_bytes), rank, p, point.block_bytes);
+  bool late = false;  // correctness does not depend on it; the start only keeps SMPI fast
+  start_call(point.comm, sync, late);
   const int code = MPI_Alltoall(point.send.data(), block_count(point), MPI_BYTE, reference.data(),
                                 block_count(point), MPI_BYTE, point.comm);
   if (code != MPI_SUCCESS) abort_on_failure("the reference MPI_Alltoall", code, point);
   fill_complement(point.recv.first(total_bytes), reference.first(total_bytes));
+  start_call(point.comm, sync, late);
   run_alltoall(point);
   int all_match = std::memcmp(point.recv.data(), reference.data(), total_bytes) == 0 ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &all_match, 1, MPI_INT, MPI_LAND, point.comm);

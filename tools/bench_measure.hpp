@@ -29,13 +29,30 @@ struct ExchangePoint {
   MPI_Comm comm;
 };
 
-// `warmup` untimed calls, then `iterations` timed calls, each after a barrier that stays
-// outside the timed region.
-Latency time_alltoall(const ExchangePoint& point, int warmup, int iterations);
+// How the ranks start a timed call.
+struct StartSync {
+  // false: after MPI_Barrier, each rank times from its own exit (OSU). true: rank 0 names a
+  // start time `window` seconds ahead, every rank sleeps until it and times from it, so that
+  // the barrier's exit skew (tens of ms across a WAN) stays out of the times; needs a global
+  // clock (SMPI's simulated time). A rank that learns the start too late doubles the window
+  // and the call is repeated.
+  bool window = false;
+  double window_seconds = 0.05;
+};
+
+// Makes the library's one-time set-up (the private communicator, the topology) happen in an
+// untimed call with 1-byte blocks, so that neither a timed call nor the first call at a large
+// size pays for it (under SMPI that first large call is also slow to simulate).
+void set_up_alltoall(const ExchangePoint& point);
+
+// `warmup` untimed calls, then `iterations` timed calls, each after a barrier (and, with
+// sync.window, a synchronised start) that stays outside the timed region.
+Latency time_alltoall(const ExchangePoint& point, int warmup, int iterations, StartSync& sync);
 
 // Runs MPI_Alltoall into `reference` and the algorithm under test into point.recv (first set
 // to the complement of the reference) on the same patterned data; yes when every byte of
-// every rank matches.
-Validity validate_alltoall(const ExchangePoint& point, MessageBuffer& reference);
+// every rank matches. Each call starts as `sync` says (a simultaneous start is also much
+// faster to simulate than the skew a barrier leaves across a WAN).
+Validity validate_alltoall(const ExchangePoint& point, MessageBuffer& reference, const StartSync& sync);
 
 }  // namespace topocoll::bench

@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include <charconv>
+#include <cstdlib>
 #include <iostream>
 #include <limits>
 #include <ostream>
@@ -36,12 +37,12 @@ constexpr bool kBuiltForSmpi = true;
 constexpr bool kBuiltForSmpi = false;
 #endif
 
-std::size_t parse_byte_count(const std::string& text, const std::string& what) {
+std::size_t parse_byte_count(const std::string& text, const std::string& option, const std::string& what) {
   std::size_t value = 0;
   const char* end = text.data() + text.size();
   const auto [stop, error] = std::from_chars(text.data(), end, value);
   if (text.empty() || error != std::errc{} || stop != end) {
-    throw CLI::ValidationError("--message-size", what + " '" + text + "' is not a byte count");
+    throw CLI::ValidationError(option, what + " '" + text + "' is not a byte count");
   }
   return value;
 }
@@ -50,10 +51,10 @@ std::size_t parse_byte_count(const std::string& text, const std::string& what) {
 void parse_size_range(const std::string& text, BenchOptions& options) {
   const auto colon = text.find(':');
   if (colon == std::string::npos) {
-    options.min_bytes = options.max_bytes = parse_byte_count(text, "size");
+    options.min_bytes = options.max_bytes = parse_byte_count(text, "--message-size", "size");
   } else {
-    options.min_bytes = parse_byte_count(text.substr(0, colon), "minimum size");
-    options.max_bytes = parse_byte_count(text.substr(colon + 1), "maximum size");
+    options.min_bytes = parse_byte_count(text.substr(0, colon), "--message-size", "minimum size");
+    options.max_bytes = parse_byte_count(text.substr(colon + 1), "--message-size", "maximum size");
   }
   if (options.min_bytes > options.max_bytes) {
     throw CLI::ValidationError("--message-size", "minimum size " + std::to_string(options.min_bytes) +
@@ -99,12 +100,17 @@ constexpr const char* kFooter = R"(Output:
   algorithm and size (bytes = bytes per block; valid = yes, no or skipped). Only rank 0 prints.
 Timing (as the OSU micro-benchmarks): warm-up calls, then timed calls with a barrier between
   them outside the timed region; each rank averages its calls, the table shows the average,
-  minimum and maximum of those per-rank averages.
+  minimum and maximum of those per-rank averages. Before its first size, each algorithm makes one
+  untimed call with 1-byte blocks (the library's one-time set-up). With --sync window every rank
+  starts at one instant and times from it: max is then the time until the last rank is done.
 Validation (-c): before timing, each size is run once and its receive buffer compared byte by
   byte with MPI_Alltoall's on the same data. Off by default for --format osu (as in OSU), on by
   default for --format csv so that its 'valid' column means something; --no-validate turns it off.
+Topology-aware algorithms (lg) need a topology (--topology or TOPOCOLL_TOPOLOGY); without one,
+  or when it does not fit them, they print no row and say why on standard error.
 Examples:
   mpirun -np 16 topocoll-bench --algorithms direct,native -m 1:65536
+  scripts/simulate.sh two-clusters-20-40 60 -- --format csv --algorithms lg,direct -m 65536 -i 3 -x 1
   scripts/simulate.sh crossbar-16 16 -- --format csv -m 5968:763904 -i 5 -x 1)";
 
 }  // namespace
@@ -173,6 +179,26 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
   app.add_flag("--shared-malloc", options.shared_malloc,
                "SMPI only: SMPI_SHARED_MALLOC buffers (timing only: the data is garbage, so valid "
                "is 'skipped')");
+  app.add_option("--topology", options.topology,
+                 "Topology for topology-aware algorithms (lg): clusters:N1,N2,..., flat:N or a topology "
+                 "file (default: the TOPOCOLL_TOPOLOGY environment variable)");
+  std::string sync = "barrier";
+  app.add_option("--sync", sync,
+                 "How timed calls start: barrier (OSU: each rank times from its own barrier exit) or window "
+                 "(SMPI only: all ranks start at one time, rank 0's clock + --sync-window, and time from "
+                 "it; keeps the barrier's exit skew out)")
+      ->check(CLI::IsMember({"barrier", "window"}))
+      ->capture_default_str();
+  app.add_option("--sync-window", options.sync_window,
+                 "--sync window: first delay in seconds between the barrier and the start (doubled and "
+                 "the call repeated when some rank learns the start too late)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  std::string max_scratch, segment;
+  app.add_option("--max-scratch", max_scratch, "lg: cap on library scratch per rank in bytes; larger "
+                                               "exchanges are pipelined in pieces (default: no cap)");
+  app.add_option("--segment-bytes", segment, "lg: pipeline blocks in pieces of this many bytes (default: "
+                                             "whole blocks, or what --max-scratch allows)");
 
   // SimGrid's smpirun takes --help for itself, so point to -h, which works everywhere.
   app.failure_message([](const CLI::App*, const CLI::Error& error) {
@@ -183,12 +209,23 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
     app.parse(argc, argv);
     options.format = format == "csv" ? OutputFormat::csv : OutputFormat::osu;
     parse_size_range(size_range, options);
+    if (!max_scratch.empty()) options.max_scratch_bytes = parse_byte_count(max_scratch, "--max-scratch", "scratch cap");
+    if (!segment.empty()) options.segment_bytes = parse_byte_count(segment, "--segment-bytes", "segment size");
+    // Read at the entry point only: what the library would read itself, needed here too so that
+    // "not applicable" can be told before a call.
+    if (options.topology.empty()) {
+      if (const char* env = std::getenv("TOPOCOLL_TOPOLOGY")) options.topology = env;
+    }
     check_algorithm_names(options.algorithms);
     if (!(options.copy_bandwidth >= 0.0)) {
       throw CLI::ValidationError("--copy-bandwidth", "must be a number of bytes per second, 0 or more");
     }
     if (options.predict && options.format != OutputFormat::osu) {
       throw CLI::ValidationError("--predict", "applies to --format osu only (the CSV columns are fixed)");
+    }
+    options.window_sync = sync == "window";
+    if (options.window_sync && !kBuiltForSmpi) {
+      throw CLI::ValidationError("--sync", "window needs a global clock: the SMPI build (build/smpi)");
     }
     if (options.shared_malloc && !kBuiltForSmpi) {
       throw CLI::ValidationError("--shared-malloc", "needs the SMPI build (build/smpi)");

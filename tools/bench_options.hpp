@@ -24,6 +24,11 @@ struct BenchOptions {
   int max_requests = 0;
   double copy_bandwidth = 0.0;      // bytes/s, 0: the library default
   bool shared_malloc = false;       // SMPI only
+  std::string topology;             // --topology, else TOPOCOLL_TOPOLOGY; empty: node level only
+  std::size_t max_scratch_bytes = 0;  // lg: scratch cap per rank (0: none)
+  std::size_t segment_bytes = 0;      // lg: pipeline piece size (0: from the cap)
+  bool window_sync = false;           // --sync window (SMPI only): synchronised start
+  double sync_window = 0.05;          // seconds, first window (doubled when too short)
 
   // min, 2*min, 4*min, ... up to max (as in the OSU benchmarks); a size of 0 is followed by 1.
   std::vector<std::size_t> message_sizes() const;

@@ -66,7 +66,12 @@ void Report::begin_algorithm(std::string_view algorithm) {
   first_table_ = false;
   out_ << "# topocoll alltoall benchmark\n"
        << "# algorithm: " << algorithm << ", np: " << np_ << ", group width: " << options_.group_width
-       << ", max requests: " << options_.max_requests << '\n'
+       << ", max requests: " << options_.max_requests;
+  if (!options_.topology.empty()) out_ << ", topology: " << options_.topology;
+  if (options_.max_scratch_bytes > 0) out_ << ", max scratch: " << options_.max_scratch_bytes << " B";
+  if (options_.segment_bytes > 0) out_ << ", segment: " << options_.segment_bytes << " B";
+  if (options_.window_sync) out_ << ", synchronised start (window " << options_.sync_window << " s)";
+  out_ << '\n'
        << "# flavour: " << kFlavour << "; MPI library: " << mpi_library_first_line() << '\n'
        << "# validation: " << (options_.validate ? "on" : "off")
        << (options_.shared_malloc ? ", SMPI shared buffers" : "");

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,19 +14,44 @@
 #include "bench_measure.hpp"
 #include "bench_options.hpp"
 #include "bench_report.hpp"
+#include "exec/topology_discovery.hpp"
 #include "model/tam_wang.hpp"
 #include "topocoll/topocoll.hpp"
+#include "topology/topology.hpp"
 
 namespace {
 
 using namespace topocoll;
 using namespace topocoll::bench;
 
-void run_benchmark(const BenchOptions& options, MPI_Comm comm) {
+// The topology the library will discover for `comm` under the benchmark's spec, so that a
+// topology-aware algorithm that does not apply is reported as such instead of failing in the
+// call. Nothing to discover (nullopt, no error) when no selected algorithm needs a topology or
+// no spec is given; an unusable spec sets `error`.
+std::optional<Topology> topology_for_checks(const BenchOptions& options, MPI_Comm comm, std::string& error) {
+  const bool needed = std::any_of(options.algorithms.begin(), options.algorithms.end(), [](const std::string& name) {
+    return find_alltoall_algorithm(name)->needs_topology;
+  });
+  if (!needed || options.topology.empty()) return std::nullopt;
+  Topology topology;
+  if (auto failure = exec::discover_topology(comm, options.topology, topology)) {
+    error = "topology '" + options.topology + "': " + failure->message;
+    return std::nullopt;
+  }
+  return topology;
+}
+
+int run_benchmark(const BenchOptions& options, MPI_Comm comm) {
   int rank = 0;
   int p = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &p);
+  std::string topology_error;
+  const std::optional<Topology> topology = topology_for_checks(options, comm, topology_error);
+  if (!topology_error.empty()) {
+    if (rank == 0) std::cerr << "topocoll-bench: " << topology_error << '\n';
+    return 2;
+  }
 
   const std::vector<std::size_t> sizes = options.message_sizes();
   const std::size_t largest_exchange = static_cast<std::size_t>(p) * *std::max_element(sizes.begin(), sizes.end());
@@ -42,27 +68,42 @@ void run_benchmark(const BenchOptions& options, MPI_Comm comm) {
     call_options.group_width = options.group_width;
     call_options.max_requests = options.max_requests;
     call_options.copy_bandwidth = options.copy_bandwidth;
+    call_options.topology = options.topology;
+    call_options.max_scratch_bytes = options.max_scratch_bytes;
+    call_options.segment_bytes = options.segment_bytes;
 
     report.begin_algorithm(name);
+    bool set_up = false;
+    StartSync sync{options.window_sync, options.sync_window};
     for (const std::size_t block_bytes : sizes) {
       AlltoallProblem problem;
       problem.size = p;
       problem.block_bytes = block_bytes;
       problem.knobs.group_width = options.group_width;
+      problem.knobs.max_scratch_bytes = options.max_scratch_bytes;
+      problem.knobs.segment_bytes = options.segment_bytes;
+      if (algorithm.needs_topology && topology) problem.topology = &*topology;
       if (const Applicability applicability = algorithm.supports(problem); !applicability.ok) {
-        report.not_applicable(name, block_bytes, applicability.reason);
+        const bool no_topology = algorithm.needs_topology && !topology;
+        report.not_applicable(name, block_bytes,
+                              applicability.reason + (no_topology ? " (give --topology or TOPOCOLL_TOPOLOGY)" : ""));
         continue;
       }
       const ExchangePoint point{send, recv, block_bytes, call_options, comm};
+      if (!set_up) {
+        set_up_alltoall(point);
+        set_up = true;
+      }
       PointResult result;
       result.block_bytes = block_bytes;
-      result.validity = options.validate ? validate_alltoall(point, reference) : Validity::skipped;
+      result.validity = options.validate ? validate_alltoall(point, reference, sync) : Validity::skipped;
       result.iterations = options.iterations_for(block_bytes);
-      result.latency = time_alltoall(point, options.warmup_for(block_bytes), result.iterations);
+      result.latency = time_alltoall(point, options.warmup_for(block_bytes), result.iterations, sync);
       if (options.predict && algorithm.predict_us != nullptr) result.predicted_us = algorithm.predict_us(problem, model);
       report.point(name, result);
     }
   }
+  return 0;
 }
 
 }  // namespace
@@ -79,7 +120,7 @@ int main(int argc, char** argv) {
   }
   // Failures come back as error codes, so that the benchmark can say which point failed.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  run_benchmark(*command_line.options, MPI_COMM_WORLD);
+  const int status = run_benchmark(*command_line.options, MPI_COMM_WORLD);
   MPI_Finalize();
-  return 0;
+  return status;
 }

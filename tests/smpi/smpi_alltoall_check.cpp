@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,14 +56,16 @@ std::vector<int> send_blocks(int rank, int p, int count) {
 // The topology given on the command line (--topology SPEC), for topology-aware algorithms.
 std::string g_topology;  // set once in main, before any simulated work
 
-// Whether `algorithm` applies to p ranks (on the --topology when one is given); rank 0 says
-// so when it does not.
+// Whether `algorithm` applies to p ranks: a topology-aware one whenever a --topology is given
+// (the library then must run it: "does not apply" fails the check); rank 0 says why when not.
 bool applies(const topocoll::AlltoallAlgorithm& algorithm, int p, std::size_t block_bytes, int rank) {
-  std::optional<topocoll::Topology> topology;
-  if (!g_topology.empty()) topology = topocoll::Topology::parse(g_topology, nullptr);
-  const topocoll::AlltoallProblem problem{p, block_bytes, topology ? &*topology : nullptr,
-                                          topocoll::AlgorithmKnobs{}};
-  const topocoll::Applicability applicability = algorithm.supports(problem);
+  topocoll::Applicability applicability;
+  if (algorithm.needs_topology) {
+    applicability = g_topology.empty() ? topocoll::Applicability{false, "no --topology given"}
+                                       : topocoll::Applicability{};
+  } else {
+    applicability = algorithm.supports(topocoll::AlltoallProblem{p, block_bytes, nullptr, topocoll::AlgorithmKnobs{}});
+  }
   if (!applicability.ok && rank == 0) {
     std::printf("skipped: %s, %zu-byte blocks: %s\n", std::string(algorithm.name).c_str(), block_bytes,
                 applicability.reason.c_str());
@@ -177,7 +178,7 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   Tally tally{rank};
-  // Usage: smpi_alltoall_check [--topology clusters:N1,N2,...]
+  // Usage: smpi_alltoall_check [--topology SPEC]   (a shorthand or a topology file)
   if (argc == 3 && std::string(argv[1]) == "--topology") g_topology = argv[2];
 
   for (const topocoll::AlltoallAlgorithm& algorithm : topocoll::alltoall_algorithms()) {

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The main job, reduced: the LG paper's Fig. 4 on the simulated 20 + 40 node Grid'5000
+# Nancy-Rennes platform (platforms/two-clusters-20-40, docs/platforms.md). Runs topocoll's lg,
+# the flat algorithms and SMPI's own MPI_Alltoall under the Open MPI and MPICH selectors at five
+# block sizes, prints a table with the platform's lower bound, and draws a log-log plot.
+# Installs what is missing and builds first; a few minutes at most on 2 cores.
+# Full study: scripts/two-cluster-experiment.sh. Usage: scripts/two-cluster-demo.sh [OUT-DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+out=${1:-$repo/build/two-cluster-demo}
+mkdir -p "$out"
+
+scripts/install-deps.sh
+# Only the two tools it runs: the benchmark (simulated flavour) and topocoll-platform (mpi).
+newer_sources() { [[ -n "$(find src include tools -newer "$1" -print -quit 2>/dev/null)" ]]; }
+for tool in smpi/topocoll-bench mpi/topocoll-platform; do
+  flavour=${tool%%/*}
+  binary=build/$flavour/tools/${tool#*/}
+  if [[ ! -x $binary ]] || newer_sources "$binary"; then
+    echo "demo: building ${tool#*/} (build/$flavour)..." >&2
+    cmake --preset "$flavour" >/dev/null
+    cmake --build "build/$flavour" -j "$(nproc)" --target "${tool#*/}" >/dev/null
+  fi
+done
+
+platform=two-clusters-20-40
+np=60
+sizes=(1 256 4096 65536 524288)
+common=(--format csv --copy-bandwidth 1.5e9 --sync window -i 1 -x 0)
+start=$SECONDS
+echo "demo: simulating $np ranks on $platform (20 + 40 nodes, 10 Gbps backbone, 5 ms)..." >&2
+: >"$out/ompi.csv"
+: >"$out/mpich.csv"
+for bytes in "${sizes[@]}"; do
+  echo "demo:   blocks of $bytes bytes ($((SECONDS - start)) s)" >&2
+  flat=direct,pairwise
+  ((bytes <= 65536)) && flat=$flat,bruck
+  buffers=()
+  ((bytes > 65536)) && buffers=(--shared-malloc)   # timing only above 64 KiB (valid = skipped)
+  scripts/simulate.sh --selector ompi $platform $np -- "${common[@]}" "${buffers[@]}" \
+    --algorithms lg,$flat,native -m "$bytes" 2>"$out/ompi.cfg" >>"$out/ompi.csv"
+  scripts/simulate.sh --selector mpich $platform $np -- "${common[@]}" "${buffers[@]}" \
+    --algorithms native -m "$bytes" 2>"$out/mpich.cfg" >>"$out/mpich.csv"
+done
+scripts/two-cluster-bound.sh platforms/$platform.xml 1:524288 >"$out/bound.csv"
+grep '^#' "$out/ompi.cfg" | sed 's/^/  /' >&2 || true
+
+# One line per size: times (max over ranks from a common start) in ms.
+awk -F, '
+  FILENAME ~ /bound/ { if ($1 != "n1") bound[$4] = $5 / 1000; next }
+  $1 != "alltoall" { next }
+  {
+    name = $2; if (name == "native") name = (FILENAME ~ /mpich/ ? "mpich" : "ompi")
+    t[$4, name] = $7 / 1000; sizes[$4] = 1
+    if ($9 == "no") bad = bad " " $2 "@" $4
+  }
+  END {
+    printf "\nLG paper Fig. 4, reduced: alltoall on two-clusters-20-40 (simulated), time in ms until the last rank is done\n"
+    printf "%9s %12s %12s %10s %16s %10s %10s\n", "block", "native ompi", "native mpich", "lg", "best flat", "ompi/lg", "bound"
+    n = 0; for (s in sizes) list[++n] = s + 0
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (list[j] < list[i]) { x = list[i]; list[i] = list[j]; list[j] = x }
+    for (i = 1; i <= n; i++) {
+      s = list[i]; best = ""; which = ""
+      split("direct pairwise bruck", flat, " ")
+      for (k = 1; k <= 3; k++) if ((s, flat[k]) in t && (best == "" || t[s, flat[k]] < best)) { best = t[s, flat[k]]; which = flat[k] }
+      printf "%9d %12.2f %12.2f %10.2f %9.2f %-6s %9.2fx %10.2f\n", s, t[s, "ompi"], t[s, "mpich"], t[s, "lg"], best, which,
+        t[s, "ompi"] / t[s, "lg"], bound[s]
+    }
+    if (bad != "") { printf "\nINVALID results:%s\n", bad; exit 1 }
+    printf "\nValidated byte for byte against MPI_Alltoall up to 64 KiB (timing only above). ompi/lg: the paper compares lg with Open MPI.\n"
+    printf "Why lg wins where it wins and loses where it loses: docs/results.md (Two clusters).\n"
+  }' "$out/bound.csv" "$out/ompi.csv" "$out/mpich.csv" | tee "$out/table.txt"
+
+# The plot: the same numbers, log-log.
+awk -F, '
+  FILENAME ~ /bound/ { if ($1 != "n1") { b[$4] = $5 / 1000; keys[$4] = 1 } next }
+  $1 != "alltoall" { next }
+  { name = $2; if (name == "native") name = (FILENAME ~ /mpich/ ? "mpich" : "ompi"); t[$4, name] = $7 / 1000 }
+  END {
+    split("lg direct pairwise bruck ompi mpich", c, " ")
+    for (s in t) { split(s, k, SUBSEP); have[k[1]] = 1 }
+    n = 0; for (s in have) list[++n] = s + 0
+    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (list[j] < list[i]) { x = list[i]; list[i] = list[j]; list[j] = x }
+    for (i = 1; i <= n; i++) {
+      printf "%d %s", list[i], b[list[i]]
+      for (j = 1; j <= 6; j++) printf " %s", ((list[i], c[j]) in t) ? t[list[i], c[j]] : "NaN"
+      printf "\n"
+    }
+  }' "$out/bound.csv" "$out/ompi.csv" "$out/mpich.csv" >"$out/demo.dat"
+gnuplot <<PLOT
+set terminal pngcairo size 900,600 font "sans,11"
+set output "$out/two-cluster-demo.png"
+set title "Alltoall on two-clusters-20-40 (simulated Grid'5000 Nancy-Rennes, 60 ranks)"
+set logscale xy
+set xlabel "bytes per block"
+set format x "%.0s%cB"
+set ylabel "time (ms), last rank done"
+set key left top
+set grid
+set datafile missing "NaN"
+plot "$out/demo.dat" using 1:3 with linespoints lw 2 title "lg", \
+     "" using 1:4 with linespoints title "direct", \
+     "" using 1:5 with linespoints title "pairwise", \
+     "" using 1:6 with linespoints title "bruck", \
+     "" using 1:7 with linespoints lw 2 lc rgb "#d95f02" title "native (Open MPI selector)", \
+     "" using 1:8 with linespoints lw 2 title "native (MPICH selector)", \
+     "" using 1:2 with lines dt 2 lc rgb "black" title "lower bound"
+PLOT
+echo "demo: done in $((SECONDS - start)) s; plot: $out/two-cluster-demo.png" >&2

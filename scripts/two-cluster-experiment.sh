@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# The LG paper's experiments in simulation (lg-two-cluster-total-exchange.txt, Sec. 5): total
+# exchange between two clusters joined by a 10 Gbps backbone (Grid'5000 Nancy-Rennes, modelled in
+# docs/platforms.md), topocoll's lg beside the flat algorithms and SMPI's own MPI_Alltoall under
+# the Open MPI and MPICH selectors, with the platform's lower bound.
+#   Fig. 4: time against block size, 1 B .. 16 MiB, on two-clusters-30-30 and two-clusters-20-40;
+#   Figs. 5 and 6: time against process count at 64 KiB and 512 KiB, n1 = n2 and n2 = 2 n1
+#   (platforms generated with topocoll-platform into build/platforms).
+# Writes CSV files (topocoll-bench's columns), the bounds, a log (SimGrid configurations and
+# wall-clock times), tables (two-cluster-table.awk) and PNG plots (two-cluster-plot.sh) into
+# results/two-clusters-MODEL/. Prints its progress on standard error.
+# Usage: scripts/two-cluster-experiment.sh [--model SMPI-unit|CM02|SMPI-default] [--cfg KEY:VALUE]...
+#          [--figures 4|56|all] [--out DIR] [--equal-counts "N1 ..."] [--double-counts "N1 ..."]
+#          [--append] [--tables-only]
+# --append adds Figs. 5/6 points to the CSV files already in DIR (e.g. larger process counts);
+# --tables-only remakes the tables and plots from the CSV files in DIR.
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+simulate="$repo/scripts/simulate.sh"
+platform_tool="$repo/build/mpi/tools/topocoll-platform"
+
+model=SMPI-unit
+figures=all
+out=""
+extra=()
+# Process counts of Figs. 5/6 (n1 of each point): up to 128 ranks by default. Beyond, every
+# algorithm that puts all its flows on the network at once (lg's phase 1, direct, Open MPI's
+# linear exchange) takes many minutes of wall-clock time per call to simulate (docs/results.md).
+equal_counts=(4 8 16 32 64)   # n1 = n2: p = 8 .. 128
+double_counts=(4 8 16 32)     # n2 = 2 n1: p = 12 .. 96
+append=0
+tables_only=0
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --model) model=$2; shift 2 ;;
+    --cfg) extra+=(--cfg "$2"); shift 2 ;;
+    --figures) figures=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --equal-counts) read -r -a equal_counts <<<"$2"; shift 2 ;;
+    --double-counts) read -r -a double_counts <<<"$2"; shift 2 ;;
+    --append) append=1; shift ;;
+    --tables-only) tables_only=1; shift ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    *) echo "two-cluster-experiment.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+case "$figures" in 4|56|all) ;; *) echo "--figures takes 4, 56 or all" >&2; exit 2 ;; esac
+[[ -n "$out" ]] || out="$repo/results/two-clusters-$(echo "$model" | tr '[:upper:]' '[:lower:]')"
+mkdir -p "$out" "$repo/build/platforms"
+
+# Build what is missing: the benchmark (smpi flavour) and topocoll-platform (mpi flavour).
+"$repo/scripts/install-deps.sh"
+if [[ ! -x "$repo/build/smpi/tools/topocoll-bench" ]]; then
+  (cd "$repo" && cmake --preset smpi >/dev/null && cmake --build build/smpi -j2 >/dev/null)
+fi
+if [[ ! -x "$platform_tool" ]]; then
+  (cd "$repo" && cmake --preset mpi >/dev/null && cmake --build build/mpi -j2 --target topocoll-platform >/dev/null)
+fi
+
+# Local copies on a dual Opteron 246 node (DDR-400, 6.4 GB/s peak; a copy reads, write-allocates
+# and writes each byte): 1.5 GB/s, docs/platforms.md. Every timed call starts at one instant on
+# all ranks (--sync window): a barrier across a 5 ms WAN leaves its ranks tens of ms apart.
+# Simulated time is deterministic, so one timed call per point (after the benchmark's untimed
+# set-up call) gives the same number as many.
+readonly common=(--format csv --copy-bandwidth 1.5e9 --sync window -i 1 -x 0)
+readonly small=1:65536                 # validated byte for byte against MPI_Alltoall
+readonly large=131072:16777216         # timing only: shared buffers (valid = skipped)
+readonly lg_whole=131072:1048576       # lg's messages gather blocks: SMPI copies them into
+readonly lg_pieces=262144:16777216     # temporary buffers, so above 1 MiB lg runs in pieces
+readonly lg_piece_bytes=262144
+
+log="$out/experiment.log"
+start=$SECONDS
+step=0
+steps=0
+announce() {
+  step=$((step + 1))
+  echo "[$step/$steps $((SECONDS - start)) s] $*" >&2
+  echo "# $((SECONDS - start)) s: $*" >>"$log"
+}
+
+# Runs simulate.sh (the SimGrid configuration goes to the log) and prints the CSV, without its
+# header unless $1 is 'header'.
+run() {
+  local header=$1
+  shift
+  echo "## scripts/simulate.sh --model $model ${extra[*]} $*" >>"$log"
+  if [[ "$header" == header ]]; then
+    "$simulate" --model "$model" "${extra[@]}" "$@" 2>>"$log"
+  else
+    "$simulate" --model "$model" "${extra[@]}" "$@" 2>>"$log" | tail -n +2
+  fi
+}
+
+# What Open MPI 4.1's decision (SMPI's ompi selector) runs at P ranks and B bytes per block is
+# SMPI's `pair` when it says "pairwise"; that one only works for P a power of two (it crashes
+# otherwise), so there the same exchange pattern is forced as SMPI's `ring` (Open MPI's pairwise
+# is the shift: send to rank+i, receive from rank-i).
+ompi_needs_ring() {
+  local p=$1 bytes=$2
+  (( (p & (p - 1)) == 0 )) && return 1
+  if ((p >= 64 && p < 256)); then ((bytes >= 262144)); return; fi
+  if ((p >= 256 && p < 512)); then ((bytes >= 32768)); return; fi
+  return 1
+}
+
+# lg's piece size at P ranks for B-byte blocks: SMPI's temporary buffers for lg's gathered
+# messages take about 4 P^2 x piece bytes at once; keep that near 4 GiB (0: whole blocks).
+lg_piece_for() {
+  local p=$1 bytes=$2 piece=1
+  while ((piece * 2 * p * p <= 1073741824)); do piece=$((piece * 2)); done
+  ((bytes > piece)) && echo "$piece" || echo 0
+}
+
+fig4() {
+  local platform=$1 xml="$repo/platforms/$1.xml" np=60 prefix="$out/fig4-$1"
+  announce "Fig. 4 $platform: lg, direct, pairwise, bruck, native (ompi), 1 B .. 64 KiB, validated"
+  run header --selector ompi "$platform" $np -- "${common[@]}" --algorithms lg,direct,pairwise,bruck,native \
+    -m $small >"$prefix-ompi.csv"
+  announce "Fig. 4 $platform: direct, pairwise, native (ompi), 128 KiB .. 16 MiB, shared buffers"
+  run no-header --selector ompi "$platform" $np -- "${common[@]}" --algorithms direct,pairwise,native \
+    --shared-malloc -m $large >>"$prefix-ompi.csv"
+  announce "Fig. 4 $platform: lg, 128 KiB .. 1 MiB, whole blocks, shared buffers"
+  run no-header --selector ompi "$platform" $np -- "${common[@]}" --algorithms lg --shared-malloc \
+    -m $lg_whole >>"$prefix-ompi.csv"
+  announce "Fig. 4 $platform: lg in pieces of $lg_piece_bytes B, 256 KiB .. 16 MiB (the slow part)"
+  run header --selector ompi "$platform" $np -- "${common[@]}" --algorithms lg --shared-malloc \
+    --segment-bytes $lg_piece_bytes -m $lg_pieces >"$prefix-lg-pieces.csv"
+  announce "Fig. 4 $platform: native (mpich), 1 B .. 16 MiB"
+  run header --selector mpich "$platform" $np -- "${common[@]}" --algorithms native -m $small >"$prefix-mpich.csv"
+  run no-header --selector mpich "$platform" $np -- "${common[@]}" --algorithms native --shared-malloc \
+    -m $large >>"$prefix-mpich.csv"
+  "$repo/scripts/two-cluster-bound.sh" "$xml" 1:16777216 >"$prefix-bound.csv"
+}
+
+# One point of Figs. 5/6: every algorithm at n1 + n2 ranks and B-byte blocks, appended to the
+# series' files.
+fig56_point() {
+  local series=$1 n1=$2 n2=$3 bytes=$4
+  local np=$((n1 + n2)) name="two-clusters-$n1-$n2" prefix="$out/fig56-$series"
+  local xml="$repo/build/platforms/$name.xml"
+  [[ -f "$xml" ]] || "$platform_tool" two-clusters --n1 "$n1" --n2 "$n2" --output-dir "$repo/build/platforms" >>"$log"
+  announce "Figs. 5/6 $series: $n1 + $n2 ranks, $bytes B blocks"
+  local flat=direct,pairwise
+  run no-header --selector ompi "$xml" $np -- "${common[@]}" --shared-malloc --algorithms $flat -m "$bytes" \
+    >>"$prefix-ompi.csv"
+  if ompi_needs_ring $np "$bytes"; then
+    run no-header --selector ompi --cfg smpi/alltoall:ring "$xml" $np -- "${common[@]}" --shared-malloc \
+      --algorithms native -m "$bytes" >>"$prefix-ompi-ring.csv"
+  else
+    run no-header --selector ompi "$xml" $np -- "${common[@]}" --shared-malloc --algorithms native -m "$bytes" \
+      >>"$prefix-ompi.csv"
+  fi
+  run no-header --selector mpich "$xml" $np -- "${common[@]}" --shared-malloc --algorithms native -m "$bytes" \
+    >>"$prefix-mpich.csv"
+  local piece
+  piece=$(lg_piece_for $np "$bytes")
+  if ((piece == 0)); then
+    run no-header --selector ompi "$xml" $np -- "${common[@]}" --shared-malloc --algorithms lg -m "$bytes" \
+      >>"$prefix-ompi.csv"
+  else
+    run no-header --selector ompi "$xml" $np -- "${common[@]}" --shared-malloc --algorithms lg \
+      --segment-bytes "$piece" -m "$bytes" >>"$prefix-lg-pieces.csv"
+  fi
+  "$repo/scripts/two-cluster-bound.sh" "$xml" "$bytes" | tail -n +2 >>"$prefix-bound.csv"
+}
+
+readonly csv_header="op,algorithm,np,bytes,avg_us,min_us,max_us,iterations,valid"
+fig56() {
+  local series=$1
+  shift
+  if ((append == 0)); then
+    for kind in ompi ompi-ring mpich lg-pieces; do echo "$csv_header" >"$out/fig56-$series-$kind.csv"; done
+    echo "n1,n2,np,bytes,bound_us,limited_by,latency_us,node_link_us,wan_us,switch_us" >"$out/fig56-$series-bound.csv"
+  fi
+  local n1
+  for n1 in "$@"; do
+    local n2=$n1
+    [[ "$series" == double ]] && n2=$((2 * n1))
+    for bytes in 65536 524288; do fig56_point "$series" "$n1" "$n2" "$bytes"; done
+  done
+}
+
+# The platform check: one message each way between the clusters (1 + 1 nodes) must cost the
+# route latency plus (bytes + SMPI's 16-byte envelope) / 1 Gbps, copies made free.
+ptp_check() {
+  announce "platform check: 1 + 1 ranks across the backbone, direct, 1 B .. 16 MiB"
+  "$platform_tool" two-clusters --n1 1 --n2 1 --output-dir "$repo/build/platforms" >>"$log"
+  run header "$repo/build/platforms/two-clusters-1-1.xml" 2 -- --format csv --sync window -i 1 -x 0 \
+    --algorithms direct --copy-bandwidth 1e15 -m 1:16777216 >"$out/ptp-1-1.csv"
+}
+
+if ((tables_only)); then
+  awk -f "$repo/scripts/two-cluster-table.awk" -v dir="$out" -v model="$model" -v figures="$figures" >"$out/tables.md"
+  "$repo/scripts/two-cluster-plot.sh" "$out" "$figures"
+  exit 0
+fi
+[[ "$figures" != 56 ]] && steps=$((steps + 11))
+((append)) || : >"$log"
+[[ "$figures" != 4 ]] && steps=$((steps + 2 * (${#equal_counts[@]} + ${#double_counts[@]})))
+{
+  echo "# two-cluster-experiment.sh --model $model ${extra[*]} --figures $figures"
+  echo "# $(smpirun -version 2>/dev/null | head -n 1); $(nproc) cores; started $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+} >>"$log"
+if [[ "$figures" != 56 ]]; then
+  ptp_check
+  fig4 two-clusters-30-30
+  fig4 two-clusters-20-40
+fi
+if [[ "$figures" != 4 ]]; then
+  fig56 equal "${equal_counts[@]}"
+  fig56 double "${double_counts[@]}"
+fi
+elapsed=$((SECONDS - start))
+echo "# total wall-clock time: ${elapsed} s" >>"$log"
+
+awk -f "$repo/scripts/two-cluster-table.awk" -v dir="$out" -v model="$model" -v figures="$figures" \
+  >"$out/tables.md"
+"$repo/scripts/two-cluster-plot.sh" "$out" "$figures"
+echo "done in ${elapsed} s: $out/tables.md and the plots beside it" >&2

@@ -1,0 +1,28 @@
+# topocoll-platform's errors name the problem, and `bound` gives the expected number.
+function(expect_failure pattern)
+  execute_process(COMMAND ${TOOL} ${ARGN} --output-dir ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  if(rc EQUAL 0 OR NOT "${out}${err}" MATCHES "${pattern}")
+    message(FATAL_ERROR "topocoll-platform ${ARGN}: expected a failure matching '${pattern}', got rc=${rc}: ${out}${err}")
+  endif()
+endfunction()
+
+expect_failure("at least one node" two-clusters --n1 0 --n2 4)
+expect_failure("needs a unit" two-clusters --n1 2 --n2 4 --node-bw 1000)
+expect_failure("unknown unit 'parsec'" two-clusters --n1 2 --n2 4 --wan-lat 5parsec)
+expect_failure("different names" two-clusters --n1 2 --n2 4 --names a,a)
+expect_failure("--n2 is required" two-clusters --n1 2)
+expect_failure("SPLITDUPLEX" two-clusters --n1 2 --n2 4 --switch-sharing SPLITDUPLEX)
+expect_failure("must use only letters" two-clusters --n1 2 --n2 4 --name ../x)
+
+# 30 + 30, 16 MiB blocks: the 900 blocks each way over the 10 Gbps backbone take
+# 900 * 16777216 B / 1.25e9 B/s = 12079595.52 us, plus the 5060 us route between the clusters.
+execute_process(COMMAND ${TOOL} bound --n1 30 --n2 30 -m 16777216 RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "30,30,60,16777216,12084655\\.520,wan,")
+  message(FATAL_ERROR "unexpected bound (${rc}): ${out}")
+endif()
+# 1-byte blocks: the latency between the clusters dominates.
+execute_process(COMMAND ${TOOL} bound --n1 20 --n2 40 -m 1 RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "20,40,60,1,5060\\.[0-9]+,latency,5060\\.000")
+  message(FATAL_ERROR "unexpected bound (${rc}): ${out}")
+endif()
