@@ -11,6 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <iostream>
@@ -70,9 +71,9 @@ void parse_size_range(const std::string& text, BenchOptions& options) {
 void check_algorithm_names(const std::vector<std::string>& names) {
   if (names.empty()) throw CLI::ValidationError("--algorithms", "the list of algorithms is empty");
   for (const std::string& name : names) {
-    if (find_alltoall_algorithm(name) == nullptr) {
+    if (name != "auto" && find_alltoall_algorithm(name) == nullptr) {
       throw CLI::ValidationError("--algorithms", "unknown algorithm '" + name +
-                                                     "'; valid names: " + alltoall_algorithm_names());
+                                                     "'; valid names: " + alltoall_algorithm_names() + ", auto");
     }
   }
 }
@@ -91,6 +92,7 @@ std::string algorithm_help() {
     text += ": ";
     text += a.summary;
   }
+  text += "\n  auto: the algorithm the calibrated cost model predicts fastest (needs --calibration)";
   return text;
 }
 
@@ -182,6 +184,9 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
   app.add_option("--topology", options.topology,
                  "Topology for topology-aware algorithms (lg): clusters:N1,N2,..., flat:N or a topology "
                  "file (default: the TOPOCOLL_TOPOLOGY environment variable)");
+  app.add_option("--calibration", options.calibration,
+                 "auto: the machine's calibration file, made by topocoll-calibrate (default: the "
+                 "TOPOCOLL_CALIBRATION environment variable)");
   std::string sync = "barrier";
   app.add_option("--sync", sync,
                  "How timed calls start: barrier (OSU: each rank times from its own barrier exit) or window "
@@ -216,7 +221,15 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
     if (options.topology.empty()) {
       if (const char* env = std::getenv("TOPOCOLL_TOPOLOGY")) options.topology = env;
     }
+    if (options.calibration.empty()) {
+      if (const char* env = std::getenv("TOPOCOLL_CALIBRATION")) options.calibration = env;
+    }
     check_algorithm_names(options.algorithms);
+    const bool wants_auto =
+        std::find(options.algorithms.begin(), options.algorithms.end(), "auto") != options.algorithms.end();
+    if (wants_auto && options.calibration.empty()) {
+      throw CLI::ValidationError("--algorithms", "auto needs --calibration FILE (or TOPOCOLL_CALIBRATION)");
+    }
     if (!(options.copy_bandwidth >= 0.0)) {
       throw CLI::ValidationError("--copy-bandwidth", "must be a number of bytes per second, 0 or more");
     }

@@ -24,6 +24,7 @@ struct BenchOptions {
   int max_requests = 0;
   double copy_bandwidth = 0.0;      // bytes/s, 0: the library default
   bool shared_malloc = false;       // SMPI only
+  std::string calibration;          // --calibration, else TOPOCOLL_CALIBRATION: for auto
   std::string topology;             // --topology, else TOPOCOLL_TOPOLOGY; empty: node level only
   std::size_t max_scratch_bytes = 0;  // lg: scratch cap per rank (0: none)
   std::size_t segment_bytes = 0;      // lg: pipeline piece size (0: from the cap)

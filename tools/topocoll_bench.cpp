@@ -30,7 +30,7 @@ using namespace topocoll::bench;
 // no spec is given; an unusable spec sets `error`.
 std::optional<Topology> topology_for_checks(const BenchOptions& options, MPI_Comm comm, std::string& error) {
   const bool needed = std::any_of(options.algorithms.begin(), options.algorithms.end(), [](const std::string& name) {
-    return find_alltoall_algorithm(name)->needs_topology;
+    return name == "auto" || find_alltoall_algorithm(name)->needs_topology;
   });
   if (!needed || options.topology.empty()) return std::nullopt;
   Topology topology;
@@ -62,7 +62,10 @@ int run_benchmark(const BenchOptions& options, MPI_Comm comm) {
 
   Report report(std::cout, options, p, rank == 0);
   for (const std::string& name : options.algorithms) {
-    const AlltoallAlgorithm& algorithm = *find_alltoall_algorithm(name);
+    // auto: the executor's choice from --calibration, on the discovered topology; it applies
+    // wherever its candidates do, so the points are checked like a flat algorithm's.
+    const bool choose = name == "auto";
+    const AlltoallAlgorithm& algorithm = *find_alltoall_algorithm(choose ? "direct" : name);
     AlltoallOptions call_options;
     call_options.algorithm = name;
     call_options.group_width = options.group_width;
@@ -71,6 +74,7 @@ int run_benchmark(const BenchOptions& options, MPI_Comm comm) {
     call_options.topology = options.topology;
     call_options.max_scratch_bytes = options.max_scratch_bytes;
     call_options.segment_bytes = options.segment_bytes;
+    call_options.calibration = options.calibration;
 
     report.begin_algorithm(name);
     bool set_up = false;
@@ -99,7 +103,9 @@ int run_benchmark(const BenchOptions& options, MPI_Comm comm) {
       result.validity = options.validate ? validate_alltoall(point, reference, sync) : Validity::skipped;
       result.iterations = options.iterations_for(block_bytes);
       result.latency = time_alltoall(point, options.warmup_for(block_bytes), result.iterations, sync);
-      if (options.predict && algorithm.predict_us != nullptr) result.predicted_us = algorithm.predict_us(problem, model);
+      if (options.predict && !choose && algorithm.predict_us != nullptr) {
+        result.predicted_us = algorithm.predict_us(problem, model);
+      }
       report.point(name, result);
     }
   }
