@@ -5,7 +5,6 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-calibrate="$repo/build/smpi/tools/topocoll-calibrate"
 
 usage() {
   cat <<EOF
@@ -63,12 +62,6 @@ if [[ $# -gt 0 ]]; then
   shift
 fi
 
-case "$model" in
-  SMPI-unit) model_cfg=(network/model:SMPI smpi/lat-factor:0:1 smpi/bw-factor:0:1) ;;
-  CM02) model_cfg=(network/model:CM02 network/latency-factor:1 network/bandwidth-factor:1) ;;
-  SMPI-default) model_cfg=(network/model:SMPI) ;;
-  *) die "unknown network model '$model': use SMPI-unit, CM02 or SMPI-default" ;;
-esac
 
 if [[ "$platform" == */* || "$platform" == *.xml ]]; then
   platform_xml=$platform
@@ -98,36 +91,11 @@ slots=$(awk -F: 'NF && $1 !~ /^#/ { n += (NF > 1 ? $2 : 1) } END { print n + 0 }
 ((np >= 2)) || die "calibration needs at least two ranks"
 ((np <= slots)) || die "NP=$np exceeds the $slots host slots of $hostfile"
 
-if [[ ! -x "$calibrate" ]]; then
-  echo "# calibrate.sh: $calibrate is missing; building build/smpi" >&2
-  (cd "$repo" && cmake --preset smpi >&2 && cmake --build build/smpi -j2 --target topocoll-calibrate >&2)
-  [[ -x "$calibrate" ]] || die "the build did not produce $calibrate"
-fi
-
-# The settings scripts/simulate.sh pins (keep the two lists the same), except the collective
-# selector, which calibration does not use.
-pinned_cfg=(
-  smpi/simulate-computation:no
-  "${model_cfg[@]}"
-  network/crosstraffic:0
-  network/TCP-gamma:4194304
-  smpi/send-is-detached-thresh:65536
-  smpi/async-small-thresh:0
-  smpi/wtime:0
-  smpi/host-speed:1Gf
-  smpi/shared-malloc-blocksize:1073741824
-)
-cfg_args=()
-for setting in "${pinned_cfg[@]}" "${extra_cfg[@]}"; do cfg_args+=("--cfg=$setting"); done
-
-{
-  echo "# calibrate.sh: $(smpirun -version 2>/dev/null | head -n 1), platform $platform_xml, hostfile $hostfile, np $np"
-  echo "# model $model; SimGrid configuration:"
-  for arg in "${cfg_args[@]}"; do echo "#   $arg"; done
-  sed -n '/<config>/,/<\/config>/ s/.*<prop id="\([^"]*\)" value="\([^"]*\)".*/#   --cfg=\1:\2 (from the platform file)/p' "$platform_xml"
-} >&2
-
+# The run itself: scripts/simulate.sh's pinned configuration (it prints it), the topology
+# given here (the calibration records it) rather than the platform's default.
 cd "$repo"
-smpirun -np "$np" -platform "$platform_xml" -hostfile "$hostfile" "${cfg_args[@]}" \
-  --log=root.thres:warning "$calibrate" --topology "$topology" --platform "$name" --output "$output" "$@"
+simulate_args=(--program topocoll-calibrate --model "$model" --topology none)
+for setting in "${extra_cfg[@]}"; do simulate_args+=(--cfg "$setting"); done
+scripts/simulate.sh "${simulate_args[@]}" "$platform_xml" "$np" -- \
+  --topology "$topology" --platform "$name" --output "$output" "$@"
 echo "# calibrate.sh: wrote $output" >&2

@@ -28,6 +28,8 @@ Options:
                      CM02          SimGrid's plain max-min flow model, factors 1
                      SMPI-default  SMPI with its calibrated factor tables (latency x11.6 for
                                    messages of 64 KiB and more)
+  --program NAME   the SMPI program to run: topocoll-bench (default) or topocoll-calibrate
+                   (scripts/calibrate.sh), with the same pinned configuration
   --cfg KEY:VALUE  an extra SimGrid setting, given after the pinned ones (so it overrides
                    them); may be repeated, e.g. --cfg network/crosstraffic:1
   --topology SPEC  the machine's hierarchy for topology-aware algorithms (lg), exported as
@@ -59,9 +61,12 @@ selector=ompi
 model=SMPI-unit
 extra_cfg=()
 topology=${TOPOCOLL_TOPOLOGY:-}
+program=topocoll-bench
 while [[ $# -gt 0 ]]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
+    --program) [[ $# -ge 2 ]] || die "--program needs a value"; program=$2; shift 2 ;;
+    --program=*) program=${1#*=}; shift ;;
     --selector) [[ $# -ge 2 ]] || die "--selector needs a value"; selector=$2; shift 2 ;;
     --selector=*) selector=${1#*=}; shift ;;
     --model) [[ $# -ge 2 ]] || die "--model needs a value"; model=$2; shift 2 ;;
@@ -124,10 +129,14 @@ fi
 slots=$(awk -F: 'NF && $1 !~ /^#/ { n += (NF > 1 ? $2 : 1) } END { print n + 0 }' "$hostfile")
 ((np <= slots)) || die "NP=$np exceeds the $slots host slots of $hostfile"
 
+case "$program" in
+  topocoll-bench|topocoll-calibrate) bench="$repo/build/smpi/tools/$program" ;;
+  *) die "unknown --program '$program': use topocoll-bench or topocoll-calibrate" ;;
+esac
 if [[ ! -x "$bench" ]]; then
   echo "# simulate.sh: $bench is missing; building build/smpi" >&2
   "$repo/scripts/install-deps.sh"
-  (cd "$repo" && cmake --preset smpi >&2 && cmake --build build/smpi -j2 >&2)
+  (cd "$repo" && cmake --preset smpi >&2 && cmake --build build/smpi -j2 --target "$program" >&2)
   [[ -x "$bench" ]] || die "the build did not produce $bench"
 fi
 
