@@ -4,6 +4,7 @@
 
 #include "algorithms/flat_algorithms.hpp"
 #include "algorithms/lg.hpp"
+#include "algorithms/overlap.hpp"
 
 namespace topocoll {
 
@@ -23,6 +24,10 @@ constexpr std::array kAlgorithms = {
                       predict_bruck_us},
     AlltoallAlgorithm{"lg", "two clusters: exchange inside each, then one aggregated message per partner pair",
                       supports_lg, build_lg, predict_lg_us, true, lg_sizes_from},
+    AlltoallAlgorithm{"overlap",
+                      "exchange across the outermost level posted first and kept in flight while each group "
+                      "exchanges inside (shift rounds)",
+                      supports_overlap, build_overlap, predict_overlap_us, true},
     AlltoallAlgorithm{"native", "the MPI library's own MPI_Alltoall", always, nullptr, nullptr},
 };
 

@@ -72,8 +72,13 @@ MaybeFailure make_relative_hindexed(const std::vector<Segment>& pieces, OwnedDat
   return make_byte_hindexed(lengths, displacements, type);
 }
 
-MaybeFailure describe_transfer(const Transfer& transfer, const SegmentBounds& bounds,
-                               bool is_receive, TransferDescription& out) {
+MaybeFailure describe_transfer(const Transfer& transfer, const SegmentBounds& bounds, bool is_receive,
+                               std::size_t rounds_left, TransferDescription& out) {
+  if (transfer.overlap_rounds >= rounds_left) {
+    return Failure{MPI_ERR_INTERN, "schedule keeps a transfer with rank " + std::to_string(transfer.peer) +
+                                       " in flight past its last round"};
+  }
+  out.overlap_rounds = transfer.overlap_rounds;
   for (const Segment& s : transfer.segments) {
     if (auto failure = bounds.check(s)) return failure;
     if (is_receive && s.buffer == BufferKind::send) {
@@ -116,6 +121,7 @@ MaybeFailure build_execution_plan(const RankSchedule& schedule, std::size_t send
   plan.rounds.clear();
   plan.rounds.reserve(schedule.rounds.size());
   for (const Round& round : schedule.rounds) {
+    const std::size_t rounds_left = schedule.rounds.size() - plan.rounds.size();
     PlannedRound& planned = plan.rounds.emplace_back();
     for (const LocalCopy& copy : round.copies) {
       if (auto failure = bounds.check(copy.from)) return failure;
@@ -128,12 +134,12 @@ MaybeFailure build_execution_plan(const RankSchedule& schedule, std::size_t send
       planned.copy_bytes += copy.from.length;
     }
     for (const Transfer& send : round.sends) {
-      if (auto failure = describe_transfer(send, bounds, false, planned.sends.emplace_back())) {
+      if (auto failure = describe_transfer(send, bounds, false, rounds_left, planned.sends.emplace_back())) {
         return failure;
       }
     }
     for (const Transfer& recv : round.recvs) {
-      if (auto failure = describe_transfer(recv, bounds, true, planned.recvs.emplace_back())) {
+      if (auto failure = describe_transfer(recv, bounds, true, rounds_left, planned.recvs.emplace_back())) {
         return failure;
       }
     }

@@ -21,6 +21,7 @@ inline constexpr std::size_t kMaxPieceBytes = 0x7fffffff;
 struct TransferDescription {
   int peer = 0;
   std::size_t bytes = 0;
+  std::size_t overlap_rounds = 0;  // completes by the end of this many rounds later
   // Buffer base + offset, `count` elements of `type`; valid when !mixes_buffers.
   BufferKind buffer = BufferKind::send;
   std::size_t offset = 0;

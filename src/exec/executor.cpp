@@ -1,9 +1,11 @@
 // The executor proper: copies, posting order and the per-call datatypes of transfers that
-// mix buffers (hindexed of MPI_BYTE with absolute addresses, sent from MPI_BOTTOM).
+// mix buffers (hindexed of MPI_BYTE with absolute addresses, sent from MPI_BOTTOM), and
+// transfers kept in flight across rounds.
 #include "exec/executor.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "exec/byte_datatype.hpp"
@@ -97,18 +99,34 @@ MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers,
                           const ExecutionSettings& settings) {
   const bool bounded = settings.max_requests > 0;
   const std::size_t capacity = bounded ? static_cast<std::size_t>(std::max(settings.max_requests, 2)) : 0;
-  for (const PlannedRound& round : plan.rounds) {
+  // Transfers kept in flight across rounds (overlap_rounds > 0), by the round whose end they
+  // complete by; outside the request bound. Their datatypes live as long as the call.
+  std::vector<OwnedDatatype> lasting_types;
+  std::vector<std::unique_ptr<RequestWindow>> due(plan.rounds.size());
+  for (std::size_t t = 0; t < plan.rounds.size(); ++t) {
+    const PlannedRound& round = plan.rounds[t];
     run_local_copies(round, buffers, settings.copy_bandwidth);
     std::vector<OwnedDatatype> call_types;  // freed after the round's wait
     RequestWindow window(comm, kScheduleTag, capacity);
     for (const auto& [transfer, direction] : posting_order(round, bounded)) {
+      const bool lasting = transfer->overlap_rounds > 0;
       PointToPoint operation;
-      if (auto failure = to_point_to_point(*transfer, direction, buffers, call_types, operation)) {
+      if (auto failure = to_point_to_point(*transfer, direction, buffers, lasting ? lasting_types : call_types,
+                                           operation)) {
         return failure;
       }
-      if (auto failure = window.post(operation)) return failure;
+      RequestWindow* target = &window;
+      if (lasting) {  // build_execution_plan checked that t + overlap_rounds is a round
+        auto& slot = due[t + transfer->overlap_rounds];
+        if (!slot) slot = std::make_unique<RequestWindow>(comm, kScheduleTag, 0);
+        target = slot.get();
+      }
+      if (auto failure = target->post(operation)) return failure;
     }
     if (auto failure = window.wait_all()) return failure;
+    if (due[t]) {
+      if (auto failure = due[t]->wait_all()) return failure;
+    }
   }
   return std::nullopt;
 }

@@ -2,7 +2,8 @@
 // (memcpy, charged under SMPI), then all its receives and sends posted with MPI_Irecv and
 // MPI_Isend under one tag (MPI's non-overtaking order suffices: at most one message per peer
 // and direction per round, and a round ends only when all its requests have completed),
-// then wait for all of them.
+// then wait for all of them, except those the schedule keeps in flight across rounds
+// (overlap_rounds), which are waited for at the end of their completion round.
 #pragma once
 
 #include <mpi.h>
@@ -24,7 +25,7 @@ struct ByteBuffers {
 struct ExecutionSettings {
   // 0: post a whole round at once, receives first. n > 0: at most max(n, 2) requests in
   // flight, posted in schedule order with each round's i-th receive just before its i-th
-  // send. Two is the floor because with one request every rank could sit on a receive (or a
+  // send (transfers kept in flight across rounds are posted outside this bound). Two is the floor because with one request every rank could sit on a receive (or a
   // rendezvous send) whose partner never gets to post its side.
   int max_requests = 0;
   double copy_bandwidth = 0.0;  // bytes per second, charged under SMPI

@@ -109,6 +109,7 @@ std::optional<double> predict_from_traffic_us(std::string_view algorithm, const 
   }
   if (algorithm == "bruck" && !problem.variable()) return bruck(problem, pricing, give_up_above_us);
   if (algorithm == "lg") return predict_lg_from_traffic_us(problem, pricing, give_up_above_us);
+  if (algorithm == "overlap") return predict_overlap_from_traffic_us(problem, pricing);
   return std::nullopt;
 }
 

@@ -24,6 +24,9 @@ std::optional<double> predict_from_traffic_us(std::string_view algorithm, const 
                                               const MachinePricing& pricing,
                                               double give_up_above_us = std::numeric_limits<double>::infinity());
 
+// overlap's form (overlap_traffic.cpp).
+std::optional<double> predict_overlap_from_traffic_us(const AlltoallProblem& problem, const MachinePricing& pricing);
+
 // lg's form (lg_traffic.cpp): equal blocks only.
 std::optional<double> predict_lg_from_traffic_us(const AlltoallProblem& problem, const MachinePricing& pricing,
                                                  double give_up_above_us);

@@ -16,6 +16,9 @@
 //    backbone, which are released once its in-group bytes are through at injection bandwidth
 //    (at the receiver: ejection). Drain time = max over k of (k-th release + bytes released
 //    from then on / capacity), on the senders' side and on the receivers' side.
+// Transfers kept in flight across rounds (Transfer::overlap_rounds) are priced per group
+// (posted in one round, due in one later round) as a round of their own, laid over the rounds
+// they overlap (round_timeline.hpp).
 // What it ignores: contention inside a group (switch capacity below the backbone), packets and
 // queues (head-of-line blocking, TCP slow start, losses), receive-side per-message overheads
 // beyond what the calibrated latency holds, ranks running ahead into the next round, overlap
@@ -98,8 +101,11 @@ double predict_hierarchical_us(const Schedule& schedule, const MachineCost& mach
 // The same rounds' times one by one.
 std::vector<double> round_times_us(const Schedule& schedule, const MachineCost& machine, const Topology* topology);
 
-// RankRoundLoad of one round of a rank's schedule.
+// RankRoundLoad of one round of a rank's schedule: its copies and the transfers that complete
+// with it.
 void load_of(const Round& round, RankRoundLoad& load);
+// Adds the round's transfers kept in flight `overlap_rounds` rounds (0: those of load_of).
+void load_in_flight(const Round& round, std::size_t overlap_rounds, RankRoundLoad& load);
 
 // A one-level machine with Tam and Wang's parameters: o = O_s, latency T_w - O_s (so that a
 // lone message costs k g + T_w), every bandwidth b / g, copies at copy_bytes_per_us.

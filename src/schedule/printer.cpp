@@ -11,6 +11,12 @@ void print_segments(std::ostream& out, const std::vector<Segment>& segments) {
   }
 }
 
+// Transfers kept in flight across rounds say when they complete.
+void print_completion(std::ostream& out, std::size_t round, const Transfer& tr) {
+  if (tr.overlap_rounds > 0) out << " (in flight until round " << round + tr.overlap_rounds << ')';
+  out << ';';
+}
+
 }  // namespace
 
 void print_schedule_text(std::ostream& out, const Schedule& schedule) {
@@ -34,12 +40,12 @@ void print_schedule_text(std::ostream& out, const Schedule& schedule) {
       for (const Transfer& tr : round.sends) {
         out << " to " << tr.peer << ' ';
         print_segments(out, tr.segments);
-        out << ';';
+        print_completion(out, t, tr);
       }
       for (const Transfer& tr : round.recvs) {
         out << " from " << tr.peer << ' ';
         print_segments(out, tr.segments);
-        out << ';';
+        print_completion(out, t, tr);
       }
       out << '\n';
     }

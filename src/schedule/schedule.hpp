@@ -25,10 +25,13 @@ struct Segment {
 };
 
 // One message: to (send) or from (receive) `peer`, gathering or scattering `segments` in
-// order. Its size is the sum of the segment lengths.
+// order. Its size is the sum of the segment lengths. `overlap_rounds` = k > 0 keeps it in
+// flight while the next k rounds run: posted in round t, it completes by the end of round
+// t + k (see Round).
 struct Transfer {
   int peer = 0;
   std::vector<Segment> segments;
+  std::size_t overlap_rounds = 0;
   std::size_t bytes() const;
 };
 
@@ -39,9 +42,15 @@ struct LocalCopy {
 };
 
 // Semantics of a round, on each rank: first the local copies run in order; then every send
-// and receive of the round is posted; the round ends when all of them have completed. A send
-// reads the state left by earlier rounds and this round's copies; a receive's data is
-// visible from the next round on. At most one send and one receive per peer per round.
+// and receive of the round is posted; the round ends when all of them have completed, except
+// those with overlap_rounds = k > 0, which complete by the end of round t + k (t this round;
+// t + k must be a round of the rank). A send reads the state left by earlier rounds and this
+// round's copies, and its bytes must not change until it completes; a receive's data is
+// visible from the round after it completes, and nothing may read or write its bytes before.
+// At most one send and one receive per peer per round; a send and its receive are posted in
+// the same round (their overlap_rounds may differ). Posting in round order on both sides
+// keeps MPI's matching order, and no round can deadlock: the partner of every transfer due
+// at the end of round t posted its side in a round <= t.
 struct Round {
   std::vector<LocalCopy> copies;
   std::vector<Transfer> sends;

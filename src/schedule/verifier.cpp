@@ -1,6 +1,7 @@
 #include "schedule/verifier.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <sstream>
@@ -19,6 +20,17 @@ using Label = std::uint64_t;
 struct RankMemory {
   std::vector<Label> send, recv, scratch;
   std::vector<std::uint32_t> recv_writes;
+  // Per buffer (index: BufferKind), per byte: the last round through which a transfer posted
+  // in an earlier round still reads it (a send) or fills it (a receive); -1: none.
+  std::array<std::vector<std::int64_t>, 3> read_until, fill_until;
+};
+
+// A receive kept in flight: its data lands at the end of its completion round.
+struct PendingDelivery {
+  int rank = 0;
+  std::size_t posted = 0;
+  const Transfer* recv = nullptr;
+  std::vector<Label> payload;
 };
 
 // Blocks of one size, laid out in order: MPI_Alltoall's layout.
@@ -92,6 +104,11 @@ class SymbolicRun {
       m.recv.assign(recv_size, 0);
       m.recv_writes.assign(recv_size, 0);
       m.scratch.assign(s_.ranks[r].scratch_bytes, 0);
+      for (BufferKind kind : {BufferKind::send, BufferKind::recv, BufferKind::scratch}) {
+        const std::size_t size = buffer(r, kind)->size();
+        m.read_until[static_cast<std::size_t>(kind)].assign(size, -1);
+        m.fill_until[static_cast<std::size_t>(kind)].assign(size, -1);
+      }
     }
   }
 
@@ -137,6 +154,57 @@ class SymbolicRun {
     return in_bounds(rank, t, seg);
   }
 
+  // Transfers kept in flight from earlier rounds: no one may touch the bytes a receive still
+  // fills, nor write the bytes a send still reads. `seg` is in bounds.
+  bool clear_of_receives(int rank, std::size_t t, const Segment& seg, const char* what) {
+    const auto& fill = memory_[rank].fill_until[static_cast<std::size_t>(seg.buffer)];
+    for (std::size_t k = 0; k < seg.length; ++k) {
+      if (fill[seg.offset + k] >= static_cast<std::int64_t>(t)) {
+        error(where(rank, t) + what + " touches " + describe(seg) + ", which a receive posted in an earlier round " +
+              "fills until the end of round " + std::to_string(fill[seg.offset + k]));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool clear_of_sends(int rank, std::size_t t, const Segment& seg, const char* what) {
+    const auto& read = memory_[rank].read_until[static_cast<std::size_t>(seg.buffer)];
+    for (std::size_t k = 0; k < seg.length; ++k) {
+      if (read[seg.offset + k] >= static_cast<std::int64_t>(t)) {
+        error(where(rank, t) + what + " writes " + describe(seg) + ", which a send posted in an earlier round " +
+              "reads until the end of round " + std::to_string(read[seg.offset + k]));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // After round t's checks: its transfers with overlap_rounds > 0 lock their bytes.
+  void lock_in_flight(int rank, std::size_t t, const Round& round) {
+    RankMemory& m = memory_[rank];
+    auto lock = [&](const Transfer& tr, auto& until) {
+      if (tr.overlap_rounds == 0) return;
+      const auto last = static_cast<std::int64_t>(t + tr.overlap_rounds);
+      for (const Segment& seg : tr.segments) {
+        auto& bytes = until[static_cast<std::size_t>(seg.buffer)];
+        if (seg.offset > bytes.size() || seg.length > bytes.size() - seg.offset) continue;  // reported
+        for (std::size_t k = 0; k < seg.length; ++k) bytes[seg.offset + k] = std::max(bytes[seg.offset + k], last);
+      }
+    };
+    for (const Transfer& send : round.sends) lock(send, m.read_until);
+    for (const Transfer& recv : round.recvs) lock(recv, m.fill_until);
+  }
+
+  // A transfer kept in flight must complete within its rank's rounds.
+  bool completes_in_time(int rank, std::size_t t, const Transfer& tr, const char* what) {
+    const std::size_t rounds = s_.ranks[rank].rounds.size();
+    if (t + tr.overlap_rounds < rounds) return true;
+    error(where(rank, t) + what + " with peer " + std::to_string(tr.peer) + " stays in flight " +
+          std::to_string(tr.overlap_rounds) + " more rounds, past the rank's last round " + std::to_string(rounds - 1));
+    return false;
+  }
+
   void write(int rank, const Segment& seg, const Label* data) {
     auto& buf = *buffer(rank, seg.buffer);
     std::copy(data, data + seg.length, buf.begin() + static_cast<std::ptrdiff_t>(seg.offset));
@@ -162,7 +230,11 @@ class SymbolicRun {
         error(where(rank, t) + "copy from " + describe(c.from) + " to " + describe(c.to) + " changes the length");
         continue;
       }
-      if (!readable(rank, t, c.from, "copy") || !writable(rank, t, c.to, "copy")) continue;
+      if (!in_bounds(rank, t, c.from) || !clear_of_receives(rank, t, c.from, "copy") ||
+          !readable(rank, t, c.from, "copy") || !writable(rank, t, c.to, "copy") ||
+          !clear_of_receives(rank, t, c.to, "copy") || !clear_of_sends(rank, t, c.to, "copy")) {
+        continue;
+      }
       const std::vector<Label> data = gather(rank, {c.from});
       write(rank, c.to, data.data());
     }
@@ -246,10 +318,18 @@ class SymbolicRun {
       const Round& round = round_of(r);
       const bool peers_ok = check_peers(r, t, round.sends, "send") & check_peers(r, t, round.recvs, "receive");
       check_hazards(r, t, round);
+      for (const Transfer& recv : round.recvs) {
+        completes_in_time(r, t, recv, "receive");
+        for (const Segment& seg : recv.segments) {
+          if (in_bounds(r, t, seg) && clear_of_receives(r, t, seg, "receive")) clear_of_sends(r, t, seg, "receive");
+        }
+      }
       if (!peers_ok) continue;
       for (const Transfer& send : round.sends) {
-        bool ok = true;
-        for (const Segment& seg : send.segments) ok = ok && readable(r, t, seg, "send");
+        bool ok = completes_in_time(r, t, send, "send");
+        for (const Segment& seg : send.segments) {
+          ok = ok && in_bounds(r, t, seg) && clear_of_receives(r, t, seg, "send") && readable(r, t, seg, "send");
+        }
         if (ok) in_flight[{r, send.peer}] = gather(r, send.segments);
       }
     }
@@ -276,17 +356,30 @@ class SymbolicRun {
         }
       }
     }
-    // Deliver.
+    // Deliver what completes now; what stays in flight lands at the end of its last round.
     for (int r = 0; r < p_; ++r) {
+      lock_in_flight(r, t, round_of(r));
       for (const Transfer& recv : round_of(r).recvs) {
         auto it = in_flight.find({recv.peer, r});
         if (it == in_flight.end() || it->second.size() != recv.bytes()) continue;
-        std::size_t at = 0;
-        for (const Segment& seg : recv.segments) {
-          if (writable(r, t, seg, "receive")) write(r, seg, it->second.data() + at);
-          at += seg.length;
+        if (recv.overlap_rounds == 0) {
+          deliver(r, t, recv, it->second);
+        } else {
+          pending_[t + recv.overlap_rounds].push_back({r, t, &recv, it->second});
         }
       }
+    }
+    if (auto due = pending_.find(t); due != pending_.end()) {
+      for (const PendingDelivery& d : due->second) deliver(d.rank, d.posted, *d.recv, d.payload);
+      pending_.erase(due);
+    }
+  }
+
+  void deliver(int rank, std::size_t posted, const Transfer& recv, const std::vector<Label>& payload) {
+    std::size_t at = 0;
+    for (const Segment& seg : recv.segments) {
+      if (writable(rank, posted, seg, "receive")) write(rank, seg, payload.data() + at);
+      at += seg.length;
     }
   }
 
@@ -336,6 +429,7 @@ class SymbolicRun {
   const BlockMap& blocks_;
   std::vector<Label> base_;  // base_[src * p + dst]: first global index of that block
   std::vector<RankMemory> memory_;
+  std::map<std::size_t, std::vector<PendingDelivery>> pending_;  // by completion round
   Verdict verdict_;
 };
 

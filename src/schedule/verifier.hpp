@@ -5,6 +5,9 @@
 //    messages all match completes on every rank);
 //  - no receive overlaps another receive or a send of the same round (MPI forbids touching
 //    a buffer in use), and no send reads bytes that nothing has written yet;
+//  - a transfer kept in flight across rounds (overlap_rounds) completes within its rank's
+//    rounds, no later copy or transfer touches the bytes its receive fills or writes the
+//    bytes its send reads until it completes, and its data lands only then;
 //  - at the end, every byte of block i->j sits at its place in rank j's receive buffer,
 //    written there exactly once.
 #pragma once

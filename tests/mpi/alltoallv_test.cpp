@@ -1,5 +1,5 @@
 // alltoallv against MPI_Alltoallv: every algorithm that applies to blocks of different sizes
-// (empty ones included, receive blocks spaced out with canaries between them), lg on two and
+// (empty ones included, receive blocks spaced out with canaries between them), lg and overlap on two and
 // three clusters, a strided datatype, MPI_IN_PLACE, the C API, and the argument errors.
 #include <numeric>
 
@@ -76,15 +76,18 @@ TEST_F(Alltoallv, FlatAlgorithmsMatchMpiAlltoallv) {
   expect_matches(MPI_COMM_WORLD, bounded, true);
 }
 
-TEST_F(Alltoallv, LgMatchesMpiAlltoallv) {
+TEST_F(Alltoallv, TopologyAwareMatchMpiAlltoallv) {
   const int p = size_of(MPI_COMM_WORLD);
   if (p < 2) GTEST_SKIP();
-  for (int n1 = 1; n1 < p; ++n1) {
-    expect_matches(MPI_COMM_WORLD, with("lg", "clusters:" + std::to_string(n1) + "," + std::to_string(p - n1)), false);
+  for (const std::string name : {"lg", "overlap"}) {
+    for (int n1 = 1; n1 < p; ++n1) {
+      expect_matches(MPI_COMM_WORLD, with(name, "clusters:" + std::to_string(n1) + "," + std::to_string(p - n1)),
+                     false);
+    }
+    expect_matches(MPI_COMM_WORLD, with(name, "clusters:" + std::to_string(p / 2) + "," + std::to_string(p - p / 2)),
+                   true);
+    if (p >= 3) expect_matches(MPI_COMM_WORLD, with(name, "clusters:1,1," + std::to_string(p - 2)), true);
   }
-  expect_matches(MPI_COMM_WORLD, with("lg", "clusters:" + std::to_string(p / 2) + "," + std::to_string(p - p / 2)),
-                 true);
-  if (p >= 3) expect_matches(MPI_COMM_WORLD, with("lg", "clusters:1,1," + std::to_string(p - 2)), true);
 }
 
 TEST_F(Alltoallv, StridedDatatypeLeavesHolesAlone) {
@@ -96,9 +99,9 @@ TEST_F(Alltoallv, StridedDatatypeLeavesHolesAlone) {
   Exchange x = make_exchange(MPI_COMM_WORLD, false);
   std::vector<int> send(2 * x.send.size() + 1, kCanary);
   for (std::size_t i = 0; i < x.send.size(); ++i) send[2 * i] = x.send[i];
-  for (const std::string name : {"direct", "pairwise", "lg"}) {
+  for (const std::string name : {"direct", "pairwise", "lg", "overlap"}) {
     const AlltoallOptions options = with(name, "clusters:1," + std::to_string(p - 1));
-    if (name == "lg" && p < 2) continue;
+    if ((name == "lg" || name == "overlap") && p < 2) continue;
     std::vector<int> reference(2 * x.recv_size, kCanary), result(2 * x.recv_size, kCanary);
     MPI_Alltoallv(send.data(), x.sendcounts.data(), x.sdispls.data(), strided, reference.data(), x.recvcounts.data(),
                   x.rdispls.data(), strided, MPI_COMM_WORLD);

@@ -114,5 +114,57 @@ TEST(VerifierRejects, WrongRankCount) {
   expect_rejected(s, "describes 3 ranks");
 }
 
+// p = 2, blocks of 2 bytes, two rounds: each rank's exchange is posted in round 0 and kept in
+// flight through round 1 (overlap_rounds 1); rank 1 sends from scratch.
+Schedule in_flight_exchange() {
+  Schedule s{2, 2, std::vector<RankSchedule>(2)};
+  for (int r = 0; r < 2; ++r) {
+    RankSchedule& rs = s.ranks[r];
+    rs.rounds.resize(2);
+    rs.rounds[0].copies.push_back({send_block(r, 2), recv_block(r, 2)});
+    rs.rounds[0].recvs.push_back({1 - r, {recv_block(1 - r, 2)}, 1});
+    rs.rounds[0].sends.push_back({1 - r, {send_block(1 - r, 2)}, 1});
+  }
+  s.ranks[1].scratch_bytes = 2;
+  s.ranks[1].rounds[0].copies.push_back({send_block(0, 2), scratch_range(0, 2)});
+  s.ranks[1].rounds[0].sends[0].segments = {scratch_range(0, 2)};
+  return s;
+}
+
+TEST(VerifierRejects, InFlightExchangeIsCorrectAsBuilt) {
+  const Verdict verdict = verify(in_flight_exchange());
+  EXPECT_TRUE(verdict.ok) << verdict.summary();
+}
+
+TEST(VerifierRejects, ReadingAReceiveStillInFlight) {
+  Schedule s = in_flight_exchange();
+  s.ranks[0].scratch_bytes = 2;
+  s.ranks[0].rounds[1].copies.push_back({recv_block(1, 2), scratch_range(0, 2)});
+  expect_rejected(s, "which a receive posted in an earlier round fills until the end of round 1");
+}
+
+TEST(VerifierRejects, OverwritingASendStillInFlight) {
+  Schedule s = in_flight_exchange();
+  s.ranks[1].rounds[1].copies.push_back({send_block(1, 2), scratch_range(0, 2)});
+  expect_rejected(s, "which a send posted in an earlier round reads until the end of round 1");
+}
+
+TEST(VerifierRejects, InFlightPastTheLastRound) {
+  Schedule s = in_flight_exchange();
+  s.ranks[0].rounds[0].sends[0].overlap_rounds = 2;
+  expect_rejected(s, "past the rank's last round 1");
+}
+
+TEST(VerifierRejects, InFlightDataLandsOnlyAtCompletion) {
+  // Rank 0 forwards what it receives in flight back to rank 1 in round 1, before it has landed.
+  Schedule s = in_flight_exchange();
+  s.ranks[0].scratch_bytes = 2;
+  s.ranks[0].rounds[0].recvs[0].segments = {scratch_range(0, 2)};
+  s.ranks[0].rounds[1].sends.push_back({1, {scratch_range(0, 2)}});
+  s.ranks[1].scratch_bytes = 4;
+  s.ranks[1].rounds[1].recvs.push_back({0, {scratch_range(2, 2)}});
+  expect_rejected(s, "fills until the end of round 1");
+}
+
 }  // namespace
 }  // namespace topocoll

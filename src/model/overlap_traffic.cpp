@@ -1,0 +1,79 @@
+// overlap's traffic form (src/algorithms/overlap.cpp): the shift rounds inside each outermost
+// group, and the transfers across groups as one group kept in flight from round 0 to the last
+// (round_timeline.hpp); with a single round they are part of it.
+#include <algorithm>
+#include <vector>
+
+#include "model/alltoall_traffic.hpp"
+#include "model/hierarchical_cost.hpp"
+#include "model/round_timeline.hpp"
+
+namespace topocoll {
+
+std::optional<double> predict_overlap_from_traffic_us(const AlltoallProblem& problem, const MachinePricing& pricing) {
+  const Topology* topology = problem.topology;
+  if (!topology || topology->size() != problem.size || topology->level_count() < 1) return std::nullopt;
+  const int p = problem.size;
+  std::vector<std::vector<int>> members;
+  std::vector<int> index(static_cast<std::size_t>(p));
+  for (int r = 0; r < p; ++r) {
+    const auto group = static_cast<std::size_t>(topology->group(r, 0));
+    if (group >= members.size()) members.resize(group + 1);
+    index[r] = static_cast<int>(members[group].size());
+    members[group].push_back(r);
+  }
+  std::size_t largest = 1;
+  for (const auto& m : members) largest = std::max(largest, m.size());
+  const std::size_t rounds = std::max<std::size_t>(largest - 1, 1);
+
+  auto add_across = [&](int rank, RankRoundLoad& load) {
+    const int group = topology->group(rank, 0);
+    std::vector<int> outside;
+    for (int r = 0; r < p; ++r)
+      if (topology->group(r, 0) != group) outside.push_back(r);
+    for (std::size_t j = 0; j < outside.size(); ++j) {
+      const int peer = outside[(static_cast<std::size_t>(index[rank]) + j) % outside.size()];
+      load.recvs.push_back({peer, problem.bytes(peer, rank)});
+      load.sends.push_back({peer, problem.bytes(rank, peer)});
+    }
+  };
+
+  RoundCostMeter meter(pricing);
+  RankRoundLoad load;
+  std::vector<double> round_us;
+  for (std::size_t t = 0; t < rounds; ++t) {
+    for (int r = 0; r < p; ++r) {
+      load.clear();
+      if (t == (rounds > 1 ? 1 : 0)) load.copy_bytes = problem.bytes(r, r);
+      if (rounds == 1) add_across(r, load);
+      const std::vector<int>& mine = members[static_cast<std::size_t>(topology->group(r, 0))];
+      const int n = static_cast<int>(mine.size());
+      const int step = static_cast<int>(t) + 1;
+      if (step < n) {
+        const int from = mine[(index[r] - step + n) % n];
+        const int to = mine[(index[r] + step) % n];
+        load.recvs.push_back({from, problem.bytes(from, r)});
+        load.sends.push_back({to, problem.bytes(r, to)});
+      }
+      meter.add(r, load);
+    }
+    round_us.push_back(meter.finish_round());
+  }
+  std::vector<InFlightGroup> groups;
+  if (rounds > 1) {
+    std::size_t most_posts = 0;
+    for (int r = 0; r < p; ++r) {
+      load.clear();
+      add_across(r, load);
+      most_posts = std::max({most_posts, load.sends.size(), load.recvs.size()});
+      meter.add(r, load);
+    }
+    const double posting_us = pricing.machine().send_overhead_us * static_cast<double>(most_posts);
+    groups.push_back({0, rounds - 1, meter.finish_round(), posting_us});
+  }
+  double total = 0.0;
+  for (double t : overlapped_round_times(round_us, groups)) total += t;
+  return total;
+}
+
+}  // namespace topocoll
