@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The LG paper's experiments in simulation (lg-two-cluster-total-exchange.txt, Sec. 5): total
 # exchange between two clusters joined by a 10 Gbps backbone (Grid'5000 Nancy-Rennes, modelled in
-# docs/platforms.md), topocoll's lg beside the flat algorithms and SMPI's own MPI_Alltoall under
-# the Open MPI and MPICH selectors, with the platform's lower bound.
+# docs/platforms.md), topocoll's lg, overlap and auto beside the flat algorithms and SMPI's own
+# MPI_Alltoall under the Open MPI and MPICH selectors, with the platform's lower bound. auto
+# reads a calibration of each platform measured first under the same model (calibrate.sh).
 #   Fig. 4: time against block size, 1 B .. 16 MiB, on two-clusters-30-30 and two-clusters-20-40;
 #   Figs. 5 and 6: time against process count at 64 KiB and 512 KiB, n1 = n2 and n2 = 2 n1
 #   (platforms generated with topocoll-platform into build/platforms).
-# Writes CSV files (topocoll-bench's columns), the bounds, a log (SimGrid configurations and
-# wall-clock times), tables (two-cluster-table.awk) and PNG plots (two-cluster-plot.sh) into
-# results/two-clusters-MODEL/. Prints its progress on standard error.
+# Writes CSV files (topocoll-bench's columns), the bounds, the calibrations (calibration-*.json),
+# a log (SimGrid configurations and wall-clock times), tables (two-cluster-table.awk) and PNG
+# plots (two-cluster-plot.sh) into results/two-clusters-MODEL/. Prints its progress on
+# standard error.
 # Usage: scripts/two-cluster-experiment.sh [--model SMPI-unit|CM02|SMPI-default] [--cfg KEY:VALUE]...
 #          [--figures 4|56|all] [--out DIR] [--equal-counts "N1 ..."] [--double-counts "N1 ..."]
 #          [--append] [--tables-only]
@@ -113,14 +115,29 @@ lg_piece_for() {
   ((bytes > piece)) && echo "$piece" || echo 0
 }
 
+# auto's calibration of a platform (XML path), measured once per results directory under the
+# study's model and settings; prints its path.
+calibration_for() {
+  local xml=$1 name
+  name=$(basename "$xml" .xml)
+  local file="$out/calibration-$name.json"
+  if [[ ! -f "$file" ]]; then
+    echo "## scripts/calibrate.sh --model $model ${extra[*]} --output $file $xml ${xml%.xml}.topology.json -- --copy-bandwidth 1.5e9" >>"$log"
+    "$repo/scripts/calibrate.sh" --model "$model" "${extra[@]}" --output "$file" "$xml" \
+      "${xml%.xml}.topology.json" -- --copy-bandwidth 1.5e9 2>>"$log" >&2
+  fi
+  echo "$file"
+}
+
 fig4() {
-  local platform=$1 xml="$repo/platforms/$1.xml" np=60 prefix="$out/fig4-$1"
-  announce "Fig. 4 $platform: lg, direct, pairwise, bruck, native (ompi), 1 B .. 64 KiB, validated"
-  run header --selector ompi "$platform" $np -- "${common[@]}" --algorithms lg,direct,pairwise,bruck,native \
-    -m $small >"$prefix-ompi.csv"
-  announce "Fig. 4 $platform: direct, pairwise, native (ompi), 128 KiB .. 16 MiB, shared buffers"
-  run no-header --selector ompi "$platform" $np -- "${common[@]}" --algorithms direct,pairwise,native \
-    --shared-malloc -m $large >>"$prefix-ompi.csv"
+  local platform=$1 xml="$repo/platforms/$1.xml" np=60 prefix="$out/fig4-$1" calibration
+  calibration=$(calibration_for "$xml")
+  announce "Fig. 4 $platform: lg, overlap, auto, direct, pairwise, bruck, native (ompi), 1 B .. 64 KiB, validated"
+  run header --selector ompi "$platform" $np -- "${common[@]}" --calibration "$calibration" \
+    --algorithms lg,overlap,auto,direct,pairwise,bruck,native -m $small >"$prefix-ompi.csv"
+  announce "Fig. 4 $platform: overlap, auto, direct, pairwise, native (ompi), 128 KiB .. 16 MiB, shared buffers"
+  run no-header --selector ompi "$platform" $np -- "${common[@]}" --calibration "$calibration" \
+    --algorithms overlap,auto,direct,pairwise,native --shared-malloc -m $large >>"$prefix-ompi.csv"
   announce "Fig. 4 $platform: lg, 128 KiB .. 1 MiB, whole blocks, shared buffers"
   run no-header --selector ompi "$platform" $np -- "${common[@]}" --algorithms lg --shared-malloc \
     -m $lg_whole >>"$prefix-ompi.csv"
@@ -141,10 +158,11 @@ fig56_point() {
   local np=$((n1 + n2)) name="two-clusters-$n1-$n2" prefix="$out/fig56-$series"
   local xml="$repo/build/platforms/$name.xml"
   [[ -f "$xml" ]] || "$platform_tool" two-clusters --n1 "$n1" --n2 "$n2" --output-dir "$repo/build/platforms" >>"$log"
+  local calibration
+  calibration=$(calibration_for "$xml")
   announce "Figs. 5/6 $series: $n1 + $n2 ranks, $bytes B blocks"
-  local flat=direct,pairwise
-  run no-header --selector ompi "$xml" $np -- "${common[@]}" --shared-malloc --algorithms $flat -m "$bytes" \
-    >>"$prefix-ompi.csv"
+  run no-header --selector ompi "$xml" $np -- "${common[@]}" --shared-malloc --calibration "$calibration" \
+    --algorithms direct,pairwise,auto -m "$bytes" >>"$prefix-ompi.csv"
   if ompi_needs_ring $np "$bytes"; then
     run no-header --selector ompi --cfg smpi/alltoall:ring "$xml" $np -- "${common[@]}" --shared-malloc \
       --algorithms native -m "$bytes" >>"$prefix-ompi-ring.csv"

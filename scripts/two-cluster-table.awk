@@ -59,8 +59,28 @@ function size_name(b) {
 function lg_time(np, b) { return ((np, b, "lg") in t) ? t[np, b, "lg"] : (((np, b, "lg*") in t) ? t[np, b, "lg*"] : "") }
 function lg_text(np, b) { return ((np, b, "lg") in t) ? ms(t[np, b, "lg"]) : (((np, b, "lg*") in t) ? ms(t[np, b, "lg*"]) "*" : "-") }
 function get(np, b, k) { return ((np, b, k) in t) ? t[np, b, k] : "" }
+function smaller(a, b) { return a == "" ? b : (b == "" ? a : (a < b ? a : b)) }
+# The better of the two native selectors.
+function best_native(np, b) { return smaller(get(np, b, "ompi"), get(np, b, "mpich")) }
 
-function fig4_table(platform,    prefix, s, n, i, b, lg, best, k, names, m, c) {
+# auto against the acceptance criteria: never slower than the better native selector, and
+# within 25% of the bound from 1 MiB; violations are listed under the table.
+function check_auto(np, b,    a, nat) {
+  a = get(np, b, "auto")
+  if (a == "") return
+  nat = best_native(np, b)
+  if (nat != "" && a > nat) slower = slower sprintf(" %s (%s vs %s ms);", size_name(b), ms(a), ms(nat))
+  if (b >= 1048576 && a > 1.25 * bound[np, b]) far = far sprintf(" %s (%.2fx);", size_name(b), a / bound[np, b])
+}
+
+function auto_verdict(what) {
+  printf "auto slower than the better native selector%s:%s\n", what, (slower == "" ? " nowhere" : slower)
+  printf "auto above 1.25x the bound from 1 MiB:%s\n", (far == "" ? " nowhere" : far)
+  slower = ""
+  far = ""
+}
+
+function fig4_table(platform,    prefix, s, n, i, b, lg) {
   reset()
   prefix = dir "/fig4-" platform
   read_csv(prefix "-ompi.csv", "ompi")
@@ -68,21 +88,22 @@ function fig4_table(platform,    prefix, s, n, i, b, lg, best, k, names, m, c) {
   read_csv(prefix "-mpich.csv", "mpich")
   read_bound(prefix "-bound.csv")
   printf "### Fig. 4, %s (60 ranks), %s: time in ms\n\n", platform, model
-  printf "| block | bound | lg | direct | pairwise | bruck | native ompi | native mpich | ompi / lg | mpich / lg | best flat / lg | lg / bound |\n"
-  printf "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+  printf "| block | bound | lg | overlap | auto | direct | pairwise | bruck | native ompi | native mpich | ompi / lg | mpich / lg | lg / bound | best native / auto | auto / bound |\n"
+  printf "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
   n = sorted(sizes, s)
-  m = split("direct pairwise bruck", names, " ")
   for (i = 1; i <= n; i++) {
     b = s[i]
     lg = lg_time(60, b)
-    best = ""
-    for (c = 1; c <= m; c++) { k = get(60, b, names[c]); if (k != "" && (best == "" || k < best)) best = k }
-    printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", size_name(b), ms(bound[60, b]),
-      lg_text(60, b), ms(get(60, b, "direct")), ms(get(60, b, "pairwise")), ms(get(60, b, "bruck")),
-      ms(get(60, b, "ompi")), ms(get(60, b, "mpich")), ratio(get(60, b, "ompi"), lg), ratio(get(60, b, "mpich"), lg),
-      ratio(best, lg), ratio(lg, bound[60, b])
+    printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", size_name(b), ms(bound[60, b]),
+      lg_text(60, b), ms(get(60, b, "overlap")), ms(get(60, b, "auto")), ms(get(60, b, "direct")),
+      ms(get(60, b, "pairwise")), ms(get(60, b, "bruck")), ms(get(60, b, "ompi")), ms(get(60, b, "mpich")),
+      ratio(get(60, b, "ompi"), lg), ratio(get(60, b, "mpich"), lg), ratio(lg, bound[60, b]),
+      ratio(best_native(60, b), get(60, b, "auto")), ratio(get(60, b, "auto"), bound[60, b])
+    check_auto(60, b)
   }
-  printf "\n`*`: lg in pieces of 256 KiB (its gathered messages would not fit in memory whole).\n"
+  printf "\n"
+  auto_verdict("")
+  printf "`*`: lg in pieces of 256 KiB (its gathered messages would not fit in memory whole).\n"
   printf "lg whole blocks against pieces, where both ran:"
   for (i = 1; i <= n; i++) {
     b = s[i]
@@ -104,16 +125,20 @@ function fig56_table(series, title,    prefix, s, n, i, np, b, bytes_list, j, lg
   for (j = 1; j <= 2; j++) {
     b = bytes_list[j]
     printf "### Fig. %s (%s), %s blocks, %s: time in ms\n\n", (series == "equal" ? 5 : 6), title, size_name(b), model
-    printf "| p | n1 + n2 | bound | lg | direct | pairwise | native ompi | native mpich | ompi / lg | mpich / lg | lg / bound |\n"
-    printf "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+    printf "| p | n1 + n2 | bound | lg | auto | direct | pairwise | native ompi | native mpich | ompi / lg | mpich / lg | lg / bound | best native / auto | auto / bound |\n"
+    printf "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
     for (i = 1; i <= n; i++) {
       np = s[i]
       lg = lg_time(np, b)
       om = ms(get(np, b, "ompi")) (((np, b) in ring) ? "+" : "")
-      printf "| %d | %d + %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", np, n1_of[np], n2_of[np], ms(bound[np, b]),
-        lg_text(np, b), ms(get(np, b, "direct")), ms(get(np, b, "pairwise")), om, ms(get(np, b, "mpich")),
-        ratio(get(np, b, "ompi"), lg), ratio(get(np, b, "mpich"), lg), ratio(lg, bound[np, b])
+      printf "| %d | %d + %d | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", np, n1_of[np], n2_of[np],
+        ms(bound[np, b]), lg_text(np, b), ms(get(np, b, "auto")), ms(get(np, b, "direct")), ms(get(np, b, "pairwise")),
+        om, ms(get(np, b, "mpich")), ratio(get(np, b, "ompi"), lg), ratio(get(np, b, "mpich"), lg),
+        ratio(lg, bound[np, b]), ratio(best_native(np, b), get(np, b, "auto")), ratio(get(np, b, "auto"), bound[np, b])
+      check_auto(np, b)
     }
+    printf "\n"
+    auto_verdict("")
     printf "\n"
   }
   printf "`*`: lg in pieces (SMPI's temporary buffers for its gathered messages kept near 4 GiB). "

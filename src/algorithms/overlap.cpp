@@ -11,8 +11,9 @@
 //   index - s, one partner at a time, so at most one local flow shares a node's link with
 //   the flows across.
 //  Every rank runs R = max over groups of (n - 1) rounds (at least 1), so all the transfers
-//   across complete together; the rank's own block is copied in round 1 (round 0 if R = 1),
-//   while they are in flight.
+//   across complete together. The rank's own block is copied in the last round, while they
+//   are in flight: copied in round 0 or 1, it could leave the node's link idle, since a flow
+//   across does not move data before its (backbone) latency has passed.
 // Messages across a pair of clusters X, Y: 2 n_X n_Y (as direct; lg: 2 max(n_X, n_Y)).
 // Time (a flow model): about max(the backbone's bytes / its bandwidth, a node's bytes / its
 // link) + one backbone latency: on two clusters, the lower bound (docs/results.md).
@@ -84,7 +85,7 @@ RankSchedule build_overlap(const AlltoallProblem& problem, int rank) {
     round.recvs.push_back({from, {problem.recv_segment(rank, from)}});
     round.sends.push_back({to, {problem.send_segment(rank, to)}});
   }
-  s.rounds[rounds > 1 ? 1 : 0].copies.push_back({problem.send_segment(rank, rank), problem.recv_segment(rank, rank)});
+  s.rounds.back().copies.push_back({problem.send_segment(rank, rank), problem.recv_segment(rank, rank)});
   return s;
 }
 

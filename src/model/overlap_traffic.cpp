@@ -44,7 +44,7 @@ std::optional<double> predict_overlap_from_traffic_us(const AlltoallProblem& pro
   for (std::size_t t = 0; t < rounds; ++t) {
     for (int r = 0; r < p; ++r) {
       load.clear();
-      if (t == (rounds > 1 ? 1 : 0)) load.copy_bytes = problem.bytes(r, r);
+      if (t == rounds - 1) load.copy_bytes = problem.bytes(r, r);
       if (rounds == 1) add_across(r, load);
       const std::vector<int>& mine = members[static_cast<std::size_t>(topology->group(r, 0))];
       const int n = static_cast<int>(mine.size());
