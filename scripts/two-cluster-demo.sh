@@ -72,42 +72,11 @@ awk -F, '
     if (bad != "") { printf "\nINVALID results:%s\n", bad; exit 1 }
     printf "\nValidated byte for byte against MPI_Alltoall up to 64 KiB (timing only above). speed-up: the better native over auto;\n"
     printf "auto: the algorithm the cost model calibrated on this platform (platforms/two-clusters-20-40.calibration.json) predicts fastest.\n"
-    printf "Why lg wins where it wins and loses where it loses: docs/results.md (Two clusters).\n"
+    printf "Why lg wins where it wins and loses where it loses, and what auto runs: docs/results.md (Two clusters).\n"
   }' "$out/bound.csv" "$out/ompi.csv" "$out/mpich.csv" | tee "$out/table.txt"
 
-# The plot: the same numbers, log-log.
-awk -F, '
-  FILENAME ~ /bound/ { if ($1 != "n1") { b[$4] = $5 / 1000; keys[$4] = 1 } next }
-  $1 != "alltoall" { next }
-  { name = $2; if (name == "native") name = (FILENAME ~ /mpich/ ? "mpich" : "ompi"); t[$4, name] = $7 / 1000 }
-  END {
-    split("lg direct pairwise bruck ompi mpich", c, " ")
-    for (s in t) { split(s, k, SUBSEP); have[k[1]] = 1 }
-    n = 0; for (s in have) list[++n] = s + 0
-    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (list[j] < list[i]) { x = list[i]; list[i] = list[j]; list[j] = x }
-    for (i = 1; i <= n; i++) {
-      printf "%d %s", list[i], b[list[i]]
-      for (j = 1; j <= 6; j++) printf " %s", ((list[i], c[j]) in t) ? t[list[i], c[j]] : "NaN"
-      printf "\n"
-    }
-  }' "$out/bound.csv" "$out/ompi.csv" "$out/mpich.csv" >"$out/demo.dat"
-gnuplot <<PLOT
-set terminal pngcairo size 900,600 font "sans,11"
-set output "$out/two-cluster-demo.png"
-set title "Alltoall on two-clusters-20-40 (simulated Grid'5000 Nancy-Rennes, 60 ranks)"
-set logscale xy
-set xlabel "bytes per block"
-set format x "%.0s%cB"
-set ylabel "time (ms), last rank done"
-set key left top
-set grid
-set datafile missing "NaN"
-plot "$out/demo.dat" using 1:3 with linespoints lw 2 title "lg", \
-     "" using 1:4 with linespoints title "direct", \
-     "" using 1:5 with linespoints title "pairwise", \
-     "" using 1:6 with linespoints title "bruck", \
-     "" using 1:7 with linespoints lw 2 lc rgb "#d95f02" title "native (Open MPI selector)", \
-     "" using 1:8 with linespoints lw 2 title "native (MPICH selector)", \
-     "" using 1:2 with lines dt 2 lc rgb "black" title "lower bound"
-PLOT
+# The plot: the same numbers, log-log (the study's Fig. 4 plot).
+scripts/two-cluster-plot.sh --sizes "$out/two-cluster-demo.png" \
+  "Alltoall on two-clusters-20-40 (simulated Grid'5000 Nancy-Rennes, 60 ranks)" \
+  "$out/ompi.csv" "$out/mpich.csv" "$out/bound.csv"
 echo "demo: done in $((SECONDS - start)) s; plot: $out/two-cluster-demo.png" >&2

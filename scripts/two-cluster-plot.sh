@@ -3,11 +3,12 @@
 # CSV files of scripts/two-cluster-experiment.sh: fig4-PLATFORM.png (time against block size)
 # and fig5-equal.png / fig6-double.png (time against process count, 64 KiB and 512 KiB).
 # Times are max_us (until the last rank is done), in ms; lg in pieces where whole blocks did
-# not fit. Usage: scripts/two-cluster-plot.sh RESULTS-DIR [4|56|all]
+# not fit.
+# Usage: scripts/two-cluster-plot.sh RESULTS-DIR [4|56|all]
+#        scripts/two-cluster-plot.sh --sizes PNG TITLE OMPI-CSV MPICH-CSV BOUND-CSV
+#          (one time-against-block-size plot from any such files: scripts/two-cluster-demo.sh)
 set -euo pipefail
 
-dir=$1
-figures=${2:-all}
 command -v gnuplot >/dev/null || { echo "two-cluster-plot.sh: gnuplot is missing (scripts/install-deps.sh)" >&2; exit 2; }
 
 # Joins CSV files into one whitespace table keyed by column KEY of the CSV (3: np, 4: bytes),
@@ -50,15 +51,15 @@ table() {
     }' "${args[@]}"
 }
 
-plot_fig4() {
-  local platform=$1 prefix="$dir/fig4-$1" dat
+# Time against block size: plot_sizes PNG TITLE OMPI-CSV PIECES-CSV MPICH-CSV BOUND-CSV.
+plot_sizes() {
+  local png=$1 title=$2 dat
   dat=$(mktemp)
-  table 4 "bound lg direct pairwise bruck ompi mpich" ompi "$prefix-ompi.csv" pieces "$prefix-lg-pieces.csv" \
-    mpich "$prefix-mpich.csv" bound "$prefix-bound.csv" >"$dat"
+  table 4 "bound lg direct pairwise bruck ompi mpich overlap auto" ompi "$3" pieces "$4" mpich "$5" bound "$6" >"$dat"
   gnuplot <<PLOT
 set terminal pngcairo size 960,640 font "sans,11"
-set output "$dir/fig4-$platform.png"
-set title "Alltoall on $platform (simulated Grid'5000 Nancy-Rennes, 60 ranks)"
+set output "$png"
+set title "$title"
 set logscale xy
 set xlabel "bytes per block"
 set ylabel "time (ms), last rank done"
@@ -72,9 +73,17 @@ plot "$dat" using 1:3 with linespoints lw 2 title "lg", \
      "" using 1:6 with linespoints title "bruck", \
      "" using 1:7 with linespoints lw 2 lc rgb "#d95f02" title "native (Open MPI selector)", \
      "" using 1:8 with linespoints lw 2 title "native (MPICH selector)", \
+     "" using 1:9 with linespoints title "overlap", \
+     "" using 1:10 with points pt 6 ps 2 lw 2 lc rgb "black" title "auto", \
      "" using 1:2 with lines dt 2 lc rgb "black" title "lower bound"
 PLOT
   rm -f "$dat"
+}
+
+plot_fig4() {
+  local platform=$1 prefix="$dir/fig4-$1"
+  plot_sizes "$dir/fig4-$platform.png" "Alltoall on $platform (simulated Grid'5000 Nancy-Rennes, 60 ranks)" \
+    "$prefix-ompi.csv" "$prefix-lg-pieces.csv" "$prefix-mpich.csv" "$prefix-bound.csv"
 }
 
 plot_fig56() {
@@ -88,7 +97,7 @@ plot_fig56() {
         : >"$work/$kind-$bytes.csv"
       fi
     done
-    table 3 "bound lg direct pairwise ompi mpich" ompi "$work/ompi-$bytes.csv" ompi "$work/ompi-ring-$bytes.csv" \
+    table 3 "bound lg direct pairwise ompi mpich auto" ompi "$work/ompi-$bytes.csv" ompi "$work/ompi-ring-$bytes.csv" \
       pieces "$work/lg-pieces-$bytes.csv" mpich "$work/mpich-$bytes.csv" bound "$work/bound-$bytes.csv" \
       >"$work/$bytes.dat"
   done
@@ -107,16 +116,25 @@ plot "$work/524288.dat" using 1:3 with linespoints lw 2 lc 1 pt 7 title "lg, 512
      "" using 1:6 with linespoints lw 2 lc 2 pt 7 title "native (Open MPI), 512 KiB", \
      "" using 1:7 with linespoints lc 3 pt 7 title "native (MPICH), 512 KiB", \
      "" using 1:5 with linespoints lc 4 pt 7 title "pairwise, 512 KiB", \
+     "" using 1:8 with points lc rgb "black" pt 6 ps 2 lw 2 title "auto, 512 KiB", \
      "" using 1:2 with lines dt 2 lc rgb "black" title "lower bound, 512 KiB", \
      "$work/65536.dat" using 1:3 with linespoints lw 2 lc 1 pt 4 dt 3 title "lg, 64 KiB", \
      "" using 1:6 with linespoints lw 2 lc 2 pt 4 dt 3 title "native (Open MPI), 64 KiB", \
      "" using 1:7 with linespoints lc 3 pt 4 dt 3 title "native (MPICH), 64 KiB", \
      "" using 1:5 with linespoints lc 4 pt 4 dt 3 title "pairwise, 64 KiB", \
+     "" using 1:8 with points lc rgb "gray40" pt 8 ps 2 lw 2 title "auto, 64 KiB", \
      "" using 1:2 with lines dt 3 lc rgb "gray40" title "lower bound, 64 KiB"
 PLOT
   rm -rf "$work"
 }
 
+if [[ "${1:-}" == --sizes ]]; then
+  [[ $# -eq 6 ]] || { echo "two-cluster-plot.sh --sizes PNG TITLE OMPI-CSV MPICH-CSV BOUND-CSV" >&2; exit 2; }
+  plot_sizes "$2" "$3" "$4" /dev/null "$5" "$6"
+  exit 0
+fi
+dir=$1
+figures=${2:-all}
 if [[ "$figures" != 56 ]]; then
   for platform in two-clusters-30-30 two-clusters-20-40; do plot_fig4 $platform; done
 fi
