@@ -56,6 +56,25 @@ plot_sizes() {
   local png=$1 title=$2 dat
   dat=$(mktemp)
   table 4 "bound lg direct pairwise bruck ompi mpich overlap auto" ompi "$3" pieces "$4" mpich "$5" bound "$6" >"$dat"
+  # One curve per series that has data (gnuplot warns about an all-NaN column).
+  local styles=(
+    "2:with lines dt 2 lc rgb 'black' title 'lower bound'"
+    "3:with linespoints lw 2 title 'lg'"
+    "4:with linespoints title 'direct'"
+    "5:with linespoints title 'pairwise'"
+    "6:with linespoints title 'bruck'"
+    "7:with linespoints lw 2 lc rgb '#d95f02' title 'native (Open MPI selector)'"
+    "8:with linespoints lw 2 title 'native (MPICH selector)'"
+    "9:with linespoints title 'overlap'"
+    "10:with points pt 6 ps 2 lw 2 lc rgb 'black' title 'auto'"
+  )
+  local curves=() style column
+  for style in "${styles[@]}"; do
+    column=${style%%:*}
+    awk -v c="$column" '!/^#/ && $c != "NaN" { found = 1; exit } END { exit !found }' "$dat" || continue
+    curves+=("'$dat' using 1:$column ${style#*:}")
+  done
+  local IFS=,
   gnuplot <<PLOT
 set terminal pngcairo size 960,640 font "sans,11"
 set output "$png"
@@ -67,15 +86,7 @@ set format x "%.0s%cB"
 set key left top
 set grid
 set datafile missing "NaN"
-plot "$dat" using 1:3 with linespoints lw 2 title "lg", \
-     "" using 1:4 with linespoints title "direct", \
-     "" using 1:5 with linespoints title "pairwise", \
-     "" using 1:6 with linespoints title "bruck", \
-     "" using 1:7 with linespoints lw 2 lc rgb "#d95f02" title "native (Open MPI selector)", \
-     "" using 1:8 with linespoints lw 2 title "native (MPICH selector)", \
-     "" using 1:9 with linespoints title "overlap", \
-     "" using 1:10 with points pt 6 ps 2 lw 2 lc rgb "black" title "auto", \
-     "" using 1:2 with lines dt 2 lc rgb "black" title "lower bound"
+plot ${curves[*]}
 PLOT
   rm -f "$dat"
 }
