@@ -32,6 +32,8 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/registry.hpp"
+
 namespace topocoll {
 
 namespace {
@@ -279,11 +281,7 @@ std::vector<std::pair<int, int>> lg_sizes_from(const AlltoallProblem& problem, i
 double predict_lg_us(const AlltoallProblem& problem, const TamWangParams& m) {
   // Read off the schedule with single-level Tam-Wang parameters; a per-level model for the
   // two-cluster platforms comes with the calibrated `auto` selection.
-  Schedule schedule;
-  schedule.size = problem.size;
-  schedule.block_bytes = problem.block_bytes;
-  for (int r = 0; r < problem.size; ++r) schedule.ranks.push_back(build_lg(problem, r));
-  return predict_schedule_us(schedule, m);
+  return predict_schedule_us(build_full_schedule(build_lg, problem), m);
 }
 
 }  // namespace topocoll

@@ -23,31 +23,44 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/registry.hpp"
+
 namespace topocoll {
 
-namespace {
-
-struct Groups {
-  std::vector<int> group_of, index;
-  std::vector<std::vector<int>> members;
-};
-
-Groups outer_groups(const Topology& topology, int size) {
-  Groups g;
-  g.group_of.resize(static_cast<std::size_t>(size));
-  g.index.resize(g.group_of.size());
-  g.members.resize(static_cast<std::size_t>(std::max(topology.group_count(0), 1)));
+OverlapPeers::OverlapPeers(const Topology& topology, int size)
+    : group_of_(static_cast<std::size_t>(size)), index_(static_cast<std::size_t>(size)) {
   for (int r = 0; r < size; ++r) {
-    const int group = topology.group(r, 0);
-    if (group >= static_cast<int>(g.members.size())) g.members.resize(static_cast<std::size_t>(group) + 1);
-    g.group_of[r] = group;
-    g.index[r] = static_cast<int>(g.members[group].size());
-    g.members[group].push_back(r);
+    const auto group = static_cast<std::size_t>(topology.group(r, 0));
+    if (group >= members_.size()) members_.resize(group + 1);
+    group_of_[r] = static_cast<int>(group);
+    index_[r] = static_cast<int>(members_[group].size());
+    members_[group].push_back(r);
   }
-  return g;
 }
 
-}  // namespace
+std::size_t OverlapPeers::rounds() const {
+  std::size_t largest = 1;
+  for (const auto& m : members_) largest = std::max(largest, m.size());
+  return std::max<std::size_t>(largest - 1, 1);
+}
+
+std::vector<int> OverlapPeers::across(int rank) const {
+  std::vector<int> outside;
+  for (int r = 0; r < static_cast<int>(group_of_.size()); ++r)
+    if (group_of_[r] != group_of_[rank]) outside.push_back(r);
+  std::rotate(outside.begin(), outside.begin() + (outside.empty() ? 0 : index_[rank] % static_cast<int>(outside.size())),
+              outside.end());
+  return outside;
+}
+
+std::pair<int, int> OverlapPeers::inside(int rank, int step) const {
+  const std::vector<int>& mine = members_[static_cast<std::size_t>(group_of_[rank])];
+  const int n = static_cast<int>(mine.size());
+  if (step < 1 || step >= n) return {-1, -1};
+  const int me = index_[rank];
+  return {mine[(me + step) % n], mine[(me - step + n) % n]};
+}
+
 
 Applicability supports_overlap(const AlltoallProblem& problem) {
   if (!problem.topology || problem.topology->size() != problem.size || problem.topology->level_count() < 1) {
@@ -59,42 +72,25 @@ Applicability supports_overlap(const AlltoallProblem& problem) {
 RankSchedule build_overlap(const AlltoallProblem& problem, int rank) {
   RankSchedule s;
   if (!supports_overlap(problem).ok) return s;  // supports() says why
-  const Groups g = outer_groups(*problem.topology, problem.size);
-  std::size_t largest = 1;
-  for (const auto& m : g.members) largest = std::max(largest, m.size());
-  const std::size_t rounds = std::max<std::size_t>(largest - 1, 1);
+  const OverlapPeers peers(*problem.topology, problem.size);
+  const std::size_t rounds = peers.rounds();
   s.rounds.resize(rounds);
-
-  const std::vector<int>& mine = g.members[g.group_of[rank]];
-  const int n = static_cast<int>(mine.size());
-  const int me = g.index[rank];
-  std::vector<int> outside;
-  outside.reserve(static_cast<std::size_t>(problem.size) - mine.size());
-  for (int r = 0; r < problem.size; ++r)
-    if (g.group_of[r] != g.group_of[rank]) outside.push_back(r);
-  const std::size_t m = outside.size();
-  for (std::size_t j = 0; j < m; ++j) {
-    const int peer = outside[(static_cast<std::size_t>(me) + j) % m];
+  for (int peer : peers.across(rank)) {
     s.rounds[0].recvs.push_back({peer, {problem.recv_segment(rank, peer)}, rounds - 1});
     s.rounds[0].sends.push_back({peer, {problem.send_segment(rank, peer)}, rounds - 1});
   }
-  for (int step = 1; step < n; ++step) {
-    Round& round = s.rounds[static_cast<std::size_t>(step - 1)];
-    const int to = mine[(me + step) % n];
-    const int from = mine[(me - step + n) % n];
-    round.recvs.push_back({from, {problem.recv_segment(rank, from)}});
-    round.sends.push_back({to, {problem.send_segment(rank, to)}});
+  for (std::size_t t = 0; t < rounds; ++t) {
+    const auto [to, from] = peers.inside(rank, static_cast<int>(t) + 1);
+    if (to < 0) break;
+    s.rounds[t].recvs.push_back({from, {problem.recv_segment(rank, from)}});
+    s.rounds[t].sends.push_back({to, {problem.send_segment(rank, to)}});
   }
   s.rounds.back().copies.push_back({problem.send_segment(rank, rank), problem.recv_segment(rank, rank)});
   return s;
 }
 
 double predict_overlap_us(const AlltoallProblem& problem, const TamWangParams& model) {
-  Schedule schedule;
-  schedule.size = problem.size;
-  schedule.block_bytes = problem.block_bytes;
-  for (int r = 0; r < problem.size; ++r) schedule.ranks.push_back(build_overlap(problem, r));
-  return predict_schedule_us(schedule, model);
+  return predict_schedule_us(build_full_schedule(build_overlap, problem), model);
 }
 
 }  // namespace topocoll

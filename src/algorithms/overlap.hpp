@@ -2,11 +2,33 @@
 // inside (see overlap.cpp).
 #pragma once
 
+#include <cstddef>
+#include <utility>
+#include <vector>
+
 #include "algorithms/problem.hpp"
 #include "model/tam_wang.hpp"
 #include "schedule/schedule.hpp"
 
 namespace topocoll {
+
+// The peers of overlap's schedule, shared by the builder and the traffic form
+// (src/model/overlap_traffic.cpp): the groups of the outermost level, members in
+// communicator order.
+class OverlapPeers {
+ public:
+  OverlapPeers(const Topology& topology, int size);
+  // Rounds every rank runs: max over groups of (n - 1), at least 1.
+  std::size_t rounds() const;
+  // The ranks outside `rank`'s group, in the order it posts its transfers with them.
+  std::vector<int> across(int rank) const;
+  // Its shift partners inside its group at step s (1 .. n-1): (to, from); (-1, -1) past n-1.
+  std::pair<int, int> inside(int rank, int step) const;
+
+ private:
+  std::vector<int> group_of_, index_;
+  std::vector<std::vector<int>> members_;
+};
 
 Applicability supports_overlap(const AlltoallProblem& problem);
 RankSchedule build_overlap(const AlltoallProblem& problem, int rank);

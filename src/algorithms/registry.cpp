@@ -52,11 +52,15 @@ std::string alltoall_algorithm_names() {
 }
 
 Schedule build_full_schedule(const AlltoallAlgorithm& algorithm, const AlltoallProblem& problem) {
+  return build_full_schedule(algorithm.build, problem);
+}
+
+Schedule build_full_schedule(RankSchedule (*build)(const AlltoallProblem&, int rank), const AlltoallProblem& problem) {
   Schedule schedule;
   schedule.size = problem.size;
   schedule.block_bytes = problem.block_bytes;
   schedule.ranks.reserve(static_cast<std::size_t>(problem.size));
-  for (int r = 0; r < problem.size; ++r) schedule.ranks.push_back(algorithm.build(problem, r));
+  for (int r = 0; r < problem.size; ++r) schedule.ranks.push_back(build(problem, r));
   return schedule;
 }
 

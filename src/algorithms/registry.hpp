@@ -34,5 +34,7 @@ std::string alltoall_algorithm_names();
 
 // Every rank's schedule (for the verifier, statistics and printer).
 Schedule build_full_schedule(const AlltoallAlgorithm& algorithm, const AlltoallProblem& problem);
+// The same from a builder (for algorithms that read their own schedule: predict_us).
+Schedule build_full_schedule(RankSchedule (*build)(const AlltoallProblem&, int rank), const AlltoallProblem& problem);
 
 }  // namespace topocoll

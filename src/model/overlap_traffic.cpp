@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "algorithms/overlap.hpp"
 #include "model/alltoall_traffic.hpp"
 #include "model/hierarchical_cost.hpp"
 #include "model/round_timeline.hpp"
@@ -14,25 +15,10 @@ std::optional<double> predict_overlap_from_traffic_us(const AlltoallProblem& pro
   const Topology* topology = problem.topology;
   if (!topology || topology->size() != problem.size || topology->level_count() < 1) return std::nullopt;
   const int p = problem.size;
-  std::vector<std::vector<int>> members;
-  std::vector<int> index(static_cast<std::size_t>(p));
-  for (int r = 0; r < p; ++r) {
-    const auto group = static_cast<std::size_t>(topology->group(r, 0));
-    if (group >= members.size()) members.resize(group + 1);
-    index[r] = static_cast<int>(members[group].size());
-    members[group].push_back(r);
-  }
-  std::size_t largest = 1;
-  for (const auto& m : members) largest = std::max(largest, m.size());
-  const std::size_t rounds = std::max<std::size_t>(largest - 1, 1);
-
+  const OverlapPeers peers(*topology, p);
+  const std::size_t rounds = peers.rounds();
   auto add_across = [&](int rank, RankRoundLoad& load) {
-    const int group = topology->group(rank, 0);
-    std::vector<int> outside;
-    for (int r = 0; r < p; ++r)
-      if (topology->group(r, 0) != group) outside.push_back(r);
-    for (std::size_t j = 0; j < outside.size(); ++j) {
-      const int peer = outside[(static_cast<std::size_t>(index[rank]) + j) % outside.size()];
+    for (int peer : peers.across(rank)) {
       load.recvs.push_back({peer, problem.bytes(peer, rank)});
       load.sends.push_back({peer, problem.bytes(rank, peer)});
     }
@@ -46,12 +32,8 @@ std::optional<double> predict_overlap_from_traffic_us(const AlltoallProblem& pro
       load.clear();
       if (t == rounds - 1) load.copy_bytes = problem.bytes(r, r);
       if (rounds == 1) add_across(r, load);
-      const std::vector<int>& mine = members[static_cast<std::size_t>(topology->group(r, 0))];
-      const int n = static_cast<int>(mine.size());
-      const int step = static_cast<int>(t) + 1;
-      if (step < n) {
-        const int from = mine[(index[r] - step + n) % n];
-        const int to = mine[(index[r] + step) % n];
+      const auto [to, from] = peers.inside(r, static_cast<int>(t) + 1);
+      if (to >= 0) {
         load.recvs.push_back({from, problem.bytes(from, r)});
         load.sends.push_back({to, problem.bytes(r, to)});
       }

@@ -14,22 +14,10 @@ namespace {
 
 class Lg : public MpiTest {};
 
-AlltoallOptions lg_on(const std::string& topology) {
-  AlltoallOptions options;
-  options.algorithm = "lg";
-  options.topology = topology;
-  return options;
-}
+AlltoallOptions lg_on(const std::string& topology) { return algorithm_on("lg", topology); }
 
 void expect_exact(MPI_Comm comm, std::size_t count, const AlltoallOptions& options) {
-  const int n = static_cast<int>(count);
-  std::vector<int> send = make_send_blocks(comm, count);
-  std::vector<int> reference(send.size(), kCanary);
-  std::vector<int> result(send.size(), kCanary);
-  MPI_Alltoall(send.data(), n, MPI_INT, reference.data(), n, MPI_INT, comm);
-  const int rc = alltoall(send.data(), n, MPI_INT, result.data(), n, MPI_INT, comm, options);
-  EXPECT_EQ(rc, MPI_SUCCESS) << topocoll_error_message();
-  EXPECT_TRUE(same_elements(result, reference, count)) << options.topology << ", count " << count;
+  expect_matches_mpi_alltoall(comm, count, options);
 }
 
 // A topology file written by rank 0 and read by all.

@@ -13,24 +13,10 @@ namespace {
 
 class Overlap : public MpiTest {};
 
-AlltoallOptions overlap_on(const std::string& topology) {
-  AlltoallOptions options;
-  options.algorithm = "overlap";
-  options.topology = topology;
-  return options;
-}
+AlltoallOptions overlap_on(const std::string& topology) { return algorithm_on("overlap", topology); }
 
 void expect_exact(std::size_t count, const AlltoallOptions& options, bool in_place = false) {
-  const int n = static_cast<int>(count);
-  std::vector<int> send = make_send_blocks(MPI_COMM_WORLD, count);
-  std::vector<int> reference(send.size(), kCanary);
-  MPI_Alltoall(send.data(), n, MPI_INT, reference.data(), n, MPI_INT, MPI_COMM_WORLD);
-  std::vector<int> result = in_place ? send : std::vector<int>(send.size(), kCanary);
-  const void* source = in_place ? MPI_IN_PLACE : static_cast<const void*>(send.data());
-  const int rc = alltoall(source, n, MPI_INT, result.data(), n, MPI_INT, MPI_COMM_WORLD, options);
-  EXPECT_EQ(rc, MPI_SUCCESS) << topocoll_error_message();
-  EXPECT_TRUE(same_elements(result, reference, count))
-      << options.topology << ", count " << count << (in_place ? ", in place" : "");
+  expect_matches_mpi_alltoall(MPI_COMM_WORLD, count, options, in_place);
 }
 
 TEST_F(Overlap, EveryTwoClusterSplitMatchesMpiAlltoall) {

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <iostream>
 
+#include "topocoll/topocoll.h"
+
 namespace topocoll::testing {
 
 int rank_in(MPI_Comm comm) {
@@ -99,6 +101,26 @@ namespace topocoll::testing {
   return ::testing::AssertionFailure() << differences << " of " << actual.size()
                                        << " elements differ; first at element " << first << " (block " << block
                                        << "): " << actual[first] << " instead of " << expected[first];
+}
+
+AlltoallOptions algorithm_on(const std::string& algorithm, const std::string& topology) {
+  AlltoallOptions options;
+  options.algorithm = algorithm;
+  options.topology = topology;
+  return options;
+}
+
+void expect_matches_mpi_alltoall(MPI_Comm comm, std::size_t count, const AlltoallOptions& options, bool in_place) {
+  const int n = static_cast<int>(count);
+  std::vector<int> send = make_send_blocks(comm, count);
+  std::vector<int> reference(send.size(), kCanary);
+  MPI_Alltoall(send.data(), n, MPI_INT, reference.data(), n, MPI_INT, comm);
+  std::vector<int> result = in_place ? send : std::vector<int>(send.size(), kCanary);
+  const void* source = in_place ? MPI_IN_PLACE : static_cast<const void*>(send.data());
+  const int rc = alltoall(source, n, MPI_INT, result.data(), n, MPI_INT, comm, options);
+  EXPECT_EQ(rc, MPI_SUCCESS) << topocoll_error_message();
+  EXPECT_TRUE(same_elements(result, reference, count))
+      << options.algorithm << " on " << options.topology << ", count " << count << (in_place ? ", in place" : "");
 }
 
 }  // namespace topocoll::testing

@@ -13,6 +13,7 @@
 
 #include "algorithms/problem.hpp"
 #include "algorithms/registry.hpp"
+#include "topocoll/topocoll.hpp"
 
 namespace topocoll::testing {
 
@@ -60,5 +61,13 @@ namespace topocoll::testing {
 // whole buffer.
 ::testing::AssertionResult same_elements(const std::vector<int>& actual, const std::vector<int>& expected,
                                          std::size_t per_block);
+
+// Options running `algorithm` on the machine `topology` (a spec or file; "" for none).
+AlltoallOptions algorithm_on(const std::string& algorithm, const std::string& topology);
+
+// topocoll's alltoall of `count` ints per block on `comm` (in place when asked) succeeds and
+// gives what MPI_Alltoall gives.
+void expect_matches_mpi_alltoall(MPI_Comm comm, std::size_t count, const AlltoallOptions& options,
+                                 bool in_place = false);
 
 }  // namespace topocoll::testing
