@@ -32,13 +32,18 @@ std::string describe_hosts(std::string_view cluster, int count, int first_rank) 
   return text.str();
 }
 
+// NONBLOCKING is topocoll's; SimGrid gets a SHARED link of the ports' capacity.
+std::string_view simgrid_policy(Sharing sharing) {
+  return sharing == Sharing::nonblocking ? sharing_name(Sharing::shared) : sharing_name(sharing);
+}
+
 void write_cluster(std::ostream& xml, const TwoClusterSpec& spec, std::string_view cluster, int count) {
   xml << "    <cluster id=\"" << cluster << "\" prefix=\"" << cluster << "-\" suffix=\"\" radical=\"0-" << count - 1
       << "\" speed=\"" << format_speed(spec.host_speed) << "\"\n"
       << "             bw=\"" << format_bandwidth(spec.node_bandwidth) << "\" lat=\""
       << format_latency(spec.node_latency) << "\" sharing_policy=\"SPLITDUPLEX\"\n"
-      << "             bb_bw=\"" << format_bandwidth(spec.switch_bandwidth) << "\" bb_lat=\""
-      << format_latency(spec.switch_latency) << "\" bb_sharing_policy=\"" << sharing_name(spec.switch_sharing)
+      << "             bb_bw=\"" << format_bandwidth(spec.switch_capacity(count)) << "\" bb_lat=\""
+      << format_latency(spec.switch_latency) << "\" bb_sharing_policy=\"" << simgrid_policy(spec.switch_sharing)
       << "\"\n"
       << "             router_id=\"" << router_name(cluster) << "\"/>\n";
 }
@@ -66,8 +71,18 @@ std::string sharing_meaning(Sharing sharing) {
     case Sharing::shared: return "SHARED (one capacity shared by all flows, both directions)";
     case Sharing::splitduplex: return "SPLITDUPLEX (each direction has the full bandwidth)";
     case Sharing::fatpipe: return "FATPIPE (non-blocking: each flow may use the full bandwidth, no shared capacity)";
+    case Sharing::nonblocking:
+      return "non-blocking: one SHARED capacity equal to all its ports (2 x nodes x node link), which\n"
+             "       no set of flows can exceed (each also crosses one of those links)";
   }
   return "";
+}
+
+// "10Gbps", or for a NONBLOCKING switch each cluster's capacity: "SHARED 60Gbps (c1), 80Gbps (c2)".
+std::string describe_switch_bandwidth(const TwoClusterSpec& spec) {
+  if (spec.switch_sharing != Sharing::nonblocking) return format_bandwidth(spec.switch_bandwidth);
+  return "SHARED " + format_bandwidth(spec.switch_capacity(spec.n1)) + " (" + spec.name1 + "), " +
+         format_bandwidth(spec.switch_capacity(spec.n2)) + " (" + spec.name2 + ")";
 }
 
 }  // namespace
@@ -77,15 +92,20 @@ std::string_view sharing_name(Sharing sharing) {
     case Sharing::shared: return "SHARED";
     case Sharing::splitduplex: return "SPLITDUPLEX";
     case Sharing::fatpipe: return "FATPIPE";
+    case Sharing::nonblocking: return "NONBLOCKING";
   }
   return "SHARED";
 }
 
 std::optional<Sharing> parse_sharing(std::string_view text) {
-  for (Sharing s : {Sharing::shared, Sharing::splitduplex, Sharing::fatpipe}) {
+  for (Sharing s : {Sharing::shared, Sharing::splitduplex, Sharing::fatpipe, Sharing::nonblocking}) {
     if (text == sharing_name(s)) return s;
   }
   return std::nullopt;
+}
+
+double TwoClusterSpec::switch_capacity(int nodes) const {
+  return switch_sharing == Sharing::nonblocking ? 2.0 * nodes * node_bandwidth : switch_bandwidth;
 }
 
 std::vector<std::string> TwoClusterSpec::hosts() const {
@@ -107,7 +127,10 @@ std::optional<std::string> check_spec(const TwoClusterSpec& spec) {
   }
   if (spec.name1 == spec.name2) return "the two clusters need different names (both are '" + spec.name1 + "')";
   if (spec.switch_sharing == Sharing::splitduplex) {
-    return "a cluster switch (SimGrid backbone) is SHARED or FATPIPE; SPLITDUPLEX applies to links";
+    return "a cluster switch (SimGrid backbone) is NONBLOCKING, SHARED or FATPIPE; SPLITDUPLEX applies to links";
+  }
+  if (spec.wan_sharing == Sharing::nonblocking) {
+    return "NONBLOCKING applies to a cluster switch; the backbone is SPLITDUPLEX, SHARED or FATPIPE";
   }
   return std::nullopt;
 }
@@ -138,7 +161,7 @@ std::string platform_xml(const TwoClusterSpec& spec, std::string_view name) {
       << "     Each node: " << format_speed(spec.host_speed) << ", one link to its cluster's switch: "
       << format_bandwidth(spec.node_bandwidth) << ", " << format_latency(spec.node_latency)
       << ", SPLITDUPLEX (full duplex).\n"
-      << "     Each switch (the cluster's SimGrid backbone): " << format_bandwidth(spec.switch_bandwidth) << ", "
+      << "     Each switch (the cluster's SimGrid backbone): " << describe_switch_bandwidth(spec) << ", "
       << format_latency(spec.switch_latency) << ",\n"
       << "       " << sharing_meaning(spec.switch_sharing) << ".\n"
       << "     Backbone between the gateways " << router_name(spec.name1) << " and " << router_name(spec.name2)

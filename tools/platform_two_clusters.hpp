@@ -15,8 +15,13 @@
 
 namespace topocoll::platform {
 
-enum class Sharing { shared, splitduplex, fatpipe };
-std::string_view sharing_name(Sharing sharing);  // SimGrid's spelling: SHARED, SPLITDUPLEX, FATPIPE
+// SimGrid's link sharing policies, and NONBLOCKING for a cluster switch: written as one SHARED
+// capacity equal to all its ports (2 x nodes x node link), which no set of flows can exceed
+// since every flow through the switch also crosses one of those links. It allocates what a
+// FATPIPE switch does, and SimGrid 3.32 solves it far faster: its max-min solver recomputes a
+// FATPIPE link's usage over all of the link's flows each time it fixes one (docs/platforms.md).
+enum class Sharing { shared, splitduplex, fatpipe, nonblocking };
+std::string_view sharing_name(Sharing sharing);  // SHARED, SPLITDUPLEX, FATPIPE, NONBLOCKING
 std::optional<Sharing> parse_sharing(std::string_view text);
 
 enum class TopologyFormat { hosts, ranks };
@@ -31,13 +36,16 @@ struct TwoClusterSpec {
   double node_latency = 20e-6;             // seconds, each node's link
   double switch_bandwidth = 10e9 / 8;      // bytes/s, the cluster's switch (SimGrid's backbone)
   double switch_latency = 10e-6;           // seconds
-  Sharing switch_sharing = Sharing::fatpipe;  // FATPIPE: non-blocking; SHARED: one shared capacity
+  Sharing switch_sharing = Sharing::nonblocking;  // NONBLOCKING, FATPIPE (per-flow cap) or SHARED
   double wan_bandwidth = 10e9 / 8;         // bytes/s, the inter-cluster backbone
   double wan_latency = 5e-3;               // seconds, one way
   Sharing wan_sharing = Sharing::splitduplex;  // SPLITDUPLEX: each direction has the full bandwidth
   TopologyFormat topology_format = TopologyFormat::hosts;
 
   int size() const { return n1 + n2; }
+  // The bandwidth written for the switch of a cluster of `nodes` nodes: the ports' total for a
+  // NONBLOCKING switch, switch_bandwidth otherwise.
+  double switch_capacity(int nodes) const;
   // Route latencies as SimGrid adds them up: node link, switch, [WAN, other switch,] node link.
   double local_route_latency() const { return 2 * node_latency + switch_latency; }
   double cross_route_latency() const { return 2 * node_latency + 2 * switch_latency + wan_latency; }

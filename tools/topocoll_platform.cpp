@@ -47,11 +47,15 @@ void add_description_options(CLI::App& command, DescriptionOptions& d) {
   command.add_option("--host-speed", d.host_speed, "Host speed (charged local copies only)")->capture_default_str();
   command.add_option("--node-bw", d.node_bw, "Each node's link to its switch (full duplex)")->capture_default_str();
   command.add_option("--node-lat", d.node_lat, "Latency of each node's link")->capture_default_str();
-  command.add_option("--switch-bw", d.switch_bw, "Each cluster's switch (SimGrid cluster backbone)")
+  command.add_option("--switch-bw", d.switch_bw,
+                     "Each cluster's switch (SimGrid cluster backbone): a SHARED switch's capacity, a FATPIPE "
+                     "switch's per-flow cap; unused by NONBLOCKING")
       ->capture_default_str();
   command.add_option("--switch-lat", d.switch_lat, "Latency through a switch")->capture_default_str();
-  command.add_option("--switch-sharing", d.switch_sharing, "FATPIPE (non-blocking) or SHARED (one capacity)")
-      ->check(CLI::IsMember({"FATPIPE", "SHARED"}))
+  command.add_option("--switch-sharing", d.switch_sharing,
+                     "NONBLOCKING (a SHARED capacity of all its ports, 2 x nodes x --node-bw), FATPIPE (the "
+                     "same allocations, much slower to simulate) or SHARED (one capacity, --switch-bw)")
+      ->check(CLI::IsMember({"NONBLOCKING", "FATPIPE", "SHARED"}))
       ->capture_default_str();
   command.add_option("--wan-bw", d.wan_bw, "The backbone between the clusters")->capture_default_str();
   command.add_option("--wan-lat", d.wan_lat, "One-way latency of the backbone")->capture_default_str();

@@ -2,7 +2,9 @@
 // the SimGrid platform is well-formed XML whose two clusters expand to exactly the hostfile's
 // hosts (in order) and whose routes name only declared zones, routers and links; the topology
 // file, read by topocoll's own loader with the hostfile's hosts, puts ranks 0..n1-1 in one
-// cluster and the rest in the other. A structural check (no SimGrid in the mpi flavour).
+// cluster and the rest in the other; a switch generated as NONBLOCKING is a SHARED link that
+// all of its nodes' links at full rate cannot fill. A structural check (no SimGrid in the mpi
+// flavour).
 // Usage: platform_files_check PREFIX N1 N2 NAME1 NAME2   (PREFIX.xml, .hosts, .topology.json)
 #include <fstream>
 #include <iostream>
@@ -13,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "platform_units.hpp"
 #include "platform_xml_reader.hpp"
 #include "topology/topology_file.hpp"
 
@@ -87,6 +90,23 @@ void check_platform(const topocoll::test::XmlElement& root, const std::vector<st
     expect(c->attribute("sharing_policy") == "SPLITDUPLEX", "node links are full duplex");
     expect(!c->attribute("bw").empty() && !c->attribute("lat").empty() && !c->attribute("bb_bw").empty(),
            "cluster " + c->attribute("id") + " has bw, lat and bb_bw");
+  }
+  const bool nonblocking = [&] {
+    for (const auto* prop : zone.children_named("prop")) {
+      if (prop->attribute("id") == "generated-by") {
+        return prop->attribute("value").find("--switch-sharing NONBLOCKING") != std::string::npos;
+      }
+    }
+    return false;
+  }();
+  for (const auto* c : clusters) {
+    if (!nonblocking) break;
+    std::string error;
+    const auto node = topocoll::platform::parse_bandwidth(c->attribute("bw"), &error);
+    const auto fabric = topocoll::platform::parse_bandwidth(c->attribute("bb_bw"), &error);
+    const double ports = 2.0 * static_cast<double>(expand_cluster(*c).size());
+    expect(c->attribute("bb_sharing_policy") == "SHARED" && node && fabric && *fabric >= ports * *node * (1 - 1e-12),
+           "the NONBLOCKING switch of " + c->attribute("id") + " is SHARED, with the capacity of all its ports");
   }
   for (const auto* link : zone.children_named("link")) links.insert(link->attribute("id"));
   expect(links.count("wan") == 1, "a link named wan");

@@ -13,6 +13,7 @@ expect_failure("unknown unit 'parsec'" two-clusters --n1 2 --n2 4 --wan-lat 5par
 expect_failure("different names" two-clusters --n1 2 --n2 4 --names a,a)
 expect_failure("--n2 is required" two-clusters --n1 2)
 expect_failure("SPLITDUPLEX" two-clusters --n1 2 --n2 4 --switch-sharing SPLITDUPLEX)
+expect_failure("NONBLOCKING" two-clusters --n1 2 --n2 4 --wan-sharing NONBLOCKING)
 expect_failure("must use only letters" two-clusters --n1 2 --n2 4 --name ../x)
 
 # 30 + 30, 16 MiB blocks: the 900 blocks each way over the 10 Gbps backbone take
