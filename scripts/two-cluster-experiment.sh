@@ -53,12 +53,12 @@ mkdir -p "$out" "$repo/build/platforms"
 
 # Build what is missing: the benchmark (smpi flavour) and topocoll-platform (mpi flavour).
 "$repo/scripts/install-deps.sh"
-if [[ ! -x "$repo/build/smpi/tools/topocoll-bench" ]]; then
-  (cd "$repo" && cmake --preset smpi >/dev/null && cmake --build build/smpi -j2 >/dev/null)
-fi
-if [[ ! -x "$platform_tool" ]]; then
-  (cd "$repo" && cmake --preset mpi >/dev/null && cmake --build build/mpi -j2 --target topocoll-platform >/dev/null)
-fi
+# Built or brought up to date every time (a no-op when current): a binary left from an older
+# checkout would simulate or generate something else than the sources say.
+[[ -f "$repo/build/smpi/CMakeCache.txt" ]] || (cd "$repo" && cmake --preset smpi >/dev/null)
+cmake --build "$repo/build/smpi" -j2 --target topocoll-bench topocoll-calibrate >/dev/null
+[[ -f "$repo/build/mpi/CMakeCache.txt" ]] || (cd "$repo" && cmake --preset mpi >/dev/null)
+cmake --build "$repo/build/mpi" -j2 --target topocoll-platform >/dev/null
 
 # Local copies on a dual Opteron 246 node (DDR-400, 6.4 GB/s peak; a copy reads, write-allocates
 # and writes each byte): 1.5 GB/s, docs/platforms.md. Every timed call starts at one instant on
@@ -157,7 +157,8 @@ fig56_point() {
   local series=$1 n1=$2 n2=$3 bytes=$4
   local np=$((n1 + n2)) name="two-clusters-$n1-$n2" prefix="$out/fig56-$series"
   local xml="$repo/build/platforms/$name.xml"
-  [[ -f "$xml" ]] || "$platform_tool" two-clusters --n1 "$n1" --n2 "$n2" --output-dir "$repo/build/platforms" >>"$log"
+  # Always regenerated: a file left by an older topocoll-platform may describe another machine.
+  "$platform_tool" two-clusters --n1 "$n1" --n2 "$n2" --output-dir "$repo/build/platforms" >>"$log"
   local calibration
   calibration=$(calibration_for "$xml")
   announce "Figs. 5/6 $series: $n1 + $n2 ranks, $bytes B blocks"
