@@ -31,6 +31,11 @@ extra=()
 # to minutes of wall-clock time (docs/platforms.md).
 equal_counts=(4 8 16 32 64 128)    # n1 = n2: p = 8 .. 256
 double_counts=(4 8 16 32 64 86)    # n2 = 2 n1: p = 12 .. 258
+# Beyond 128 ranks `direct` (all p (p - 1) flows at once) is not simulated: SimGrid re-solves the
+# sharing of every flow at each event, and at 256 ranks one call ran for over 10 minutes.
+readonly direct_max_np=128
+# No call may run longer than this (wall-clock seconds).
+readonly call_limit=1800
 append=0
 tables_only=0
 while [[ $# -gt 0 ]]; do
@@ -84,15 +89,21 @@ announce() {
 
 # Runs simulate.sh (the SimGrid configuration goes to the log) and prints the CSV, without its
 # header unless $1 is 'header'.
+# A call that exceeds call_limit seconds of wall-clock time is stopped (its algorithms then
+# show '-' in the tables) and the log says so.
 run() {
   local header=$1
   shift
   echo "## scripts/simulate.sh --model $model ${extra[*]} $*" >>"$log"
-  if [[ "$header" == header ]]; then
-    "$simulate" --model "$model" "${extra[@]}" "$@" 2>>"$log"
-  else
-    "$simulate" --model "$model" "${extra[@]}" "$@" 2>>"$log" | tail -n +2
+  local status=0 output
+  output=$(timeout -k 10 "$call_limit" "$simulate" --model "$model" "${extra[@]}" "$@" 2>>"$log") || status=$?
+  ((status != 124 && status != 137)) || echo "# stopped after ${call_limit} s of wall-clock time (not run)" >>"$log"
+  if [[ -n "$output" && "$header" == header ]]; then
+    printf '%s\n' "$output"
+  elif [[ -n "$output" ]]; then
+    printf '%s\n' "$output" | tail -n +2
   fi
+  ((status == 0 || status == 124 || status == 137)) || return "$status"
 }
 
 # What Open MPI 4.1's decision (SMPI's ompi selector) runs at P ranks and B bytes per block is
@@ -162,8 +173,10 @@ fig56_point() {
   local calibration
   calibration=$(calibration_for "$xml")
   announce "Figs. 5/6 $series: $n1 + $n2 ranks, $bytes B blocks"
+  local flat=direct,pairwise
+  ((np > direct_max_np)) && flat=pairwise
   run no-header --selector ompi "$xml" $np -- "${common[@]}" --shared-malloc --calibration "$calibration" \
-    --algorithms direct,pairwise,auto -m "$bytes" >>"$prefix-ompi.csv"
+    --algorithms $flat,auto -m "$bytes" >>"$prefix-ompi.csv"
   if ompi_needs_ring $np "$bytes"; then
     run no-header --selector ompi --cfg smpi/alltoall:ring "$xml" $np -- "${common[@]}" --shared-malloc \
       --algorithms native -m "$bytes" >>"$prefix-ompi-ring.csv"
