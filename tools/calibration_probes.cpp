@@ -140,6 +140,52 @@ double measure_aggregate_bytes_per_s(MPI_Comm comm, const std::vector<Flow>& flo
   return static_cast<double>(flows.size() * (large - small)) / ((large_us - small_us) * 1e-6);
 }
 
+namespace {
+
+// One run: the time at which `near` has received its flow (us after the barrier), on `near`.
+double time_near_flow_once(MPI_Comm comm, int sender, int near, const std::vector<int>& far, std::size_t bytes,
+                           bench::MessageBuffer& buffer) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const int count = static_cast<int>(bytes);
+  double took_us = 0.0;
+  check(MPI_Barrier(comm), "MPI_Barrier");
+  const double start = MPI_Wtime();
+  if (rank == sender) {
+    std::vector<MPI_Request> requests(far.size() + 1);
+    check(MPI_Isend(buffer.data(), count, MPI_BYTE, near, kTag, comm, &requests[0]), "MPI_Isend");
+    for (std::size_t i = 0; i < far.size(); ++i) {
+      check(MPI_Isend(buffer.data(), count, MPI_BYTE, far[i], kTag, comm, &requests[i + 1]), "MPI_Isend");
+    }
+    check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  } else if (rank == near || std::find(far.begin(), far.end(), rank) != far.end()) {
+    check(MPI_Recv(buffer.data(), count, MPI_BYTE, sender, kTag, comm, MPI_STATUS_IGNORE), "MPI_Recv");
+    took_us = (MPI_Wtime() - start) * 1e6;
+  }
+  check(MPI_Barrier(comm), "MPI_Barrier");
+  return took_us;
+}
+
+}  // namespace
+
+double measure_near_flow_bytes_per_s(MPI_Comm comm, int sender, int near, const std::vector<int>& far,
+                                     std::size_t small, std::size_t large, const ProbeSettings& settings) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const bool involved = rank == sender || rank == near || std::find(far.begin(), far.end(), rank) != far.end();
+  bench::MessageBuffer buffer(involved ? large : 0, settings.smpi_shared_buffers);
+  double at[2] = {0.0, 0.0};
+  for (int k = 0; k < 2; ++k) {
+    const std::size_t bytes = k == 0 ? small : large;
+    time_near_flow_once(comm, sender, near, far, bytes, buffer);  // warm-up
+    std::vector<double> times;
+    for (int i = 0; i < settings.repetitions; ++i) times.push_back(time_near_flow_once(comm, sender, near, far, bytes, buffer));
+    at[k] = shared_from(comm, near, rank == near ? median(times) : 0.0);
+  }
+  if (!(at[1] > at[0])) return 0.0;  // no measurable difference: the caller reports it
+  return static_cast<double>(large - small) / ((at[1] - at[0]) * 1e-6);
+}
+
 double measure_memcpy_bytes_per_s(std::size_t bytes, int repetitions) {
   std::vector<char> from(bytes, 1), to(bytes, 0);
   std::memcpy(to.data(), from.data(), bytes);  // warm-up: pages touched

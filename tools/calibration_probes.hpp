@@ -33,6 +33,12 @@ std::vector<OneWaySample> measure_one_way(MPI_Comm comm, int a, int b, const std
 double measure_aggregate_bytes_per_s(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t small,
                                      std::size_t large, const ProbeSettings& settings);
 
+// Bytes per second that one flow from `sender` to `near` gets while `sender` also sends to every
+// rank of `far` at once (all flows of M bytes, the near one posted first): from the near
+// flow's completion time at M = small and large, so that latencies cancel.
+double measure_near_flow_bytes_per_s(MPI_Comm comm, int sender, int near, const std::vector<int>& far,
+                                     std::size_t small, std::size_t large, const ProbeSettings& settings);
+
 // memcpy bandwidth of this process (no MPI), bytes per second.
 double measure_memcpy_bytes_per_s(std::size_t bytes, int repetitions);
 

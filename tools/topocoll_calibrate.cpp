@@ -9,6 +9,8 @@
 //  - the backbone between the first two groups of the outermost level: one flow per rank of the
 //    smaller group, then many (each rank of the first to up to 32 of the second), then those
 //    flows and their reverses at once;
+//  - beside those, the share of a rank's link that one flow inside its group takes while the
+//    rank sends flows across to up to 32 ranks at once (latency-weighted sharing);
 //  - the local copy bandwidth: memcpy, or under SMPI the value given with --copy-bandwidth (what
 //    topocoll charges there; the library's default when not given).
 // The topology comes from the spec (clusters:N1,N2,..., flat:N, or a topology file); a "node"
@@ -283,6 +285,17 @@ Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& top
     }
     log << "backbone both ways, " << bb.both_directions.flows << " flows: " << bb.both_directions.bytes_per_s
         << " B/s\n";
+    // The share of a rank's link that one flow inside its group takes beside flows across.
+    const std::vector<int> near = node_peers(topology, a.front(), 1);
+    if (!near.empty() && topology.group(near.front(), 0) == topology.group(a.front(), 0)) {
+      const std::vector<int> far(b.begin(), b.begin() + std::min<std::ptrdiff_t>(kMaxBackboneFan, b.size()));
+      const double near_bps = measure_near_flow_bytes_per_s(comm, a.front(), near.front(), far, kBackboneSmall,
+                                                            kBackboneLarge, settings);
+      const double share = near_bps / c.node.injection_bytes_per_s;
+      log << "near flow (" << a.front() << " -> " << near.front() << ") beside " << far.size()
+          << " flows across: " << near_bps << " B/s, " << share << " of the link\n";
+      if (share > 0 && share < 1) bb.near_share = NearShare{static_cast<int>(far.size()), share};
+    }
     c.backbone = bb;
   }
 

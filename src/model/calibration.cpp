@@ -141,6 +141,13 @@ Calibration read(const json& root) {
       }
     }
     bb.both_directions = read_capacity(member(backbone, "backbone", "both_directions"), "backbone.both_directions");
+    if (const auto near = backbone.find("near_share"); near != backbone.end() && !near->is_null()) {
+      if (!near->is_object()) fail("backbone.near_share", "must be an object with \"far_flows\" and \"share\"");
+      NearShare ns{whole(*near, "backbone.near_share", "far_flows"), number(*near, "backbone.near_share", "share", true)};
+      if (ns.far_flows < 1) fail("backbone.near_share.far_flows", "must be at least 1");
+      if (ns.share >= 1) fail("backbone.near_share.share", "must be below 1 (a share of the link)");
+      bb.near_share = ns;
+    }
     c.backbone = bb;
   }
   const json& copy = member(root, "", "copy");
@@ -170,6 +177,11 @@ MachineCost Calibration::machine() const {
     if (!bb.one_direction.empty()) {
       const double one_way = bb.capacity_bytes_per_us(backbone->both_directions.flows / 2.0);
       bb.duplex_ratio = backbone->both_directions.bytes_per_s * kPerUs / one_way;
+    }
+    // share = w / (w + K) for a near flow of weight w beside K flows across of weight 1.
+    if (backbone->near_share) {
+      const NearShare& ns = *backbone->near_share;
+      bb.near_weight = ns.share * ns.far_flows / (1.0 - ns.share);
     }
     m.backbone = bb;
   }
@@ -239,6 +251,9 @@ std::string calibration_to_json(const Calibration& c) {
         {"groups", {bb.group_a, bb.group_b}},
         {"one_direction", points},
         {"both_directions", {{"flows", bb.both_directions.flows}, {"bytes_per_s", bb.both_directions.bytes_per_s}}}};
+    if (bb.near_share) {
+      root["backbone"]["near_share"] = {{"far_flows", bb.near_share->far_flows}, {"share", bb.near_share->share}};
+    }
   } else {
     root["backbone"] = nullptr;
   }

@@ -60,12 +60,21 @@ struct FlowCapacity {
 
 // Ranks of group_a sending to ranks of group_b (and back) at once, at level `level`: one flow
 // per rank of the smaller group (lg's pattern), then many (direct's pattern), then both ways.
+// One rank's link shared by one flow inside its group and `far_flows` flows across the
+// backbone, all started at once: the share of the link the flow inside took (latency-weighted
+// sharing; 1 / (far_flows + 1) if the link were shared evenly).
+struct NearShare {
+  int far_flows = 0;
+  double share = 0.0;
+};
+
 struct BackboneCalibration {
   std::string level;
   int group_a = 0;
   int group_b = 1;
   std::vector<FlowCapacity> one_direction;  // by increasing flows
   FlowCapacity both_directions;
+  std::optional<NearShare> near_share;  // absent in files from before it was measured
 };
 
 struct CopyCalibration {

@@ -91,6 +91,7 @@ void RoundCostMeter::add_backbone_traffic(int rank, const RankRoundLoad& load) {
   // The rank's shorter-route flows take its link first (latency-weighted sharing): its flows
   // across the backbone are released once they are through.
   std::size_t near_out = 0, near_in = 0;
+  LinkUse across;
   tally(load.sends, near_out);
   const double send_release_us = transfer_us(near_out, m.injection_bytes_per_us);
   for (const GroupTally& t : by_group_) {
@@ -98,10 +99,69 @@ void RoundCostMeter::add_backbone_traffic(int rank, const RankRoundLoad& load) {
     out.bytes += t.bytes;
     out.flows += t.flows;
     out.senders.push_back({send_release_us, t.bytes});
+    across.out += t.bytes;
+    across.flows_out += t.flows;
   }
   tally(load.recvs, near_in);
   const double recv_release_us = transfer_us(near_in, m.ejection_bytes_per_us);
-  for (const GroupTally& t : by_group_) crossing(t.group, group).receivers.push_back({recv_release_us, t.bytes});
+  for (const GroupTally& t : by_group_) {
+    crossing(t.group, group).receivers.push_back({recv_release_us, t.bytes});
+    across.in += t.bytes;
+    across.flows_in += t.flows;
+  }
+  if (recording_) {
+    const auto p = static_cast<std::size_t>(pricing_->size());
+    if (near_.size() != p) near_.assign(p, {}), far_.assign(p, {});
+    near_[rank].out += near_out;
+    near_[rank].in += near_in;
+    far_[rank].out += across.out;
+    far_[rank].in += across.in;
+    far_[rank].flows_out += across.flows_out;
+    far_[rank].flows_in += across.flows_in;
+  }
+}
+
+double RoundCostMeter::shared_link_drain_us(const BackboneLoad& one, const Window& window, double capacity) const {
+  const MachineCost& m = pricing_->machine();
+  const double weight = m.backbone->near_weight;
+  const double latency_us = pricing_->backbone_latency_us();
+  // Per rank of either side: until `until` its link passes `slow` bytes/us across, then `fast`.
+  struct Phase {
+    double until, slow, fast;
+    bool sender;
+  };
+  std::vector<Phase> phases;
+  double supply[2] = {0.0, 0.0};  // receivers, senders: at the start of the flows' data
+  double link_bound_us = 0.0;
+  for (int r = 0; r < pricing_->size(); ++r) {
+    const int group = pricing_->backbone_group(r);
+    for (const bool sender : {true, false}) {
+      if (group != (sender ? one.from : one.to)) continue;
+      const int flows = sender ? far_[r].flows_out : far_[r].flows_in;
+      if (flows == 0) continue;
+      const auto sum = [&](std::size_t t) { return sender ? near_sum_[t][r].out : near_sum_[t][r].in; };
+      const double near = static_cast<double>(sum(window.last) - (window.first > 0 ? sum(window.first - 1) : 0));
+      const double far = static_cast<double>(sender ? far_[r].out : far_[r].in);
+      const double link = sender ? m.injection_bytes_per_us : m.ejection_bytes_per_us;
+      const double share = weight / (weight + flows);
+      // The flows inside run alone while those across are still in their latency.
+      const double alone = latency_us * link;
+      const double until = near <= alone ? near / link : latency_us + (near - alone) / (share * link);
+      phases.push_back({until, (1.0 - share) * link, link, sender});
+      supply[sender] += until > latency_us ? (1.0 - share) * link : link;
+      link_bound_us = std::max(link_bound_us, std::max(latency_us + far / link, (near + far) / link));
+    }
+  }
+  std::sort(phases.begin(), phases.end(), [](const Phase& a, const Phase& b) { return a.until < b.until; });
+  double now = latency_us, left = static_cast<double>(one.bytes);
+  for (std::size_t i = 0;; ++i) {
+    const double rate = std::min({capacity, supply[0] > 0 ? supply[0] : capacity, supply[1] > 0 ? supply[1] : capacity});
+    const double next = i < phases.size() ? std::max(phases[i].until, now) : now + left / rate;
+    if (i == phases.size() || rate * (next - now) >= left) return std::max(link_bound_us, now + left / rate);
+    left -= rate * (next - now);
+    now = next;
+    if (phases[i].until > latency_us) supply[phases[i].sender] += phases[i].fast - phases[i].slow;
+  }
 }
 
 // The earliest time a shared capacity can carry bytes that become available at their release
@@ -128,7 +188,14 @@ double RoundCostMeter::drain_us(const std::vector<Release>& a, const std::vector
   return end_us;
 }
 
-double RoundCostMeter::finish_round() {
+double RoundCostMeter::finish_round() { return finish(nullptr); }
+
+double RoundCostMeter::finish_in_flight(std::size_t first_round, std::size_t last_round) {
+  const Window window{first_round, std::min(last_round, near_sum_.empty() ? 0 : near_sum_.size() - 1)};
+  return finish(recording_ && !near_sum_.empty() && first_round <= window.last ? &window : nullptr);
+}
+
+double RoundCostMeter::finish(const Window* window) {
   double round_us = slowest_us_;
   if (crossings_ > 0) {
     const BackboneCost& bb = *pricing_->machine().backbone;
@@ -144,7 +211,24 @@ double RoundCostMeter::finish_round() {
       round_us =
           std::max(round_us, start_us + std::max(drain_us(one.senders, back ? &back->senders : nullptr, both),
                                                  drain_us(one.receivers, back ? &back->receivers : nullptr, both)));
+      if (window && bb.near_weight > 0) {
+        round_us = std::max(round_us, start_us - pricing_->backbone_latency_us() +
+                                          shared_link_drain_us(one, *window, capacity));
+      }
     }
+  }
+  if (recording_) {
+    if (!window) {  // a round: its bytes inside the groups join the running sums
+      const auto p = static_cast<std::size_t>(pricing_->size());
+      std::vector<LinkUse> sums = near_sum_.empty() ? std::vector<LinkUse>(p) : near_sum_.back();
+      for (std::size_t r = 0; r < near_.size(); ++r) {
+        sums[r].out += near_[r].out;
+        sums[r].in += near_[r].in;
+      }
+      near_sum_.push_back(std::move(sums));
+    }
+    std::fill(near_.begin(), near_.end(), LinkUse{});
+    std::fill(far_.begin(), far_.end(), LinkUse{});
   }
   slowest_us_ = 0.0;
   longest_copy_us_ = 0.0;
@@ -172,6 +256,12 @@ std::vector<double> round_times_us(const Schedule& schedule, const MachineCost& 
   for (const RankSchedule& rs : schedule.ranks) rounds = std::max(rounds, rs.rounds.size());
   std::vector<double> times;
   std::set<std::pair<std::size_t, std::size_t>> in_flight;  // (posted round, overlap_rounds)
+  const bool any_in_flight = std::any_of(schedule.ranks.begin(), schedule.ranks.end(), [](const RankSchedule& rs) {
+    return std::any_of(rs.rounds.begin(), rs.rounds.end(), [](const Round& round) {
+      return std::any_of(round.sends.begin(), round.sends.end(), [](const Transfer& t) { return t.overlap_rounds > 0; });
+    });
+  });
+  if (any_in_flight) meter.record_near_traffic();
   RankRoundLoad load;
   for (std::size_t t = 0; t < rounds; ++t) {
     for (int r = 0; r < static_cast<int>(schedule.ranks.size()); ++r) {
@@ -197,7 +287,7 @@ std::vector<double> round_times_us(const Schedule& schedule, const MachineCost& 
       meter.add(r, load);
     }
     const double posting_us = machine.send_overhead_us * static_cast<double>(most_posts);
-    groups.push_back({posted, posted + k, meter.finish_round(), posting_us});
+    groups.push_back({posted, posted + k, meter.finish_in_flight(posted, posted + k), posting_us});
   }
   return overlapped_round_times(times, groups);
 }

@@ -18,7 +18,12 @@
 //    from then on / capacity), on the senders' side and on the receivers' side.
 // Transfers kept in flight across rounds (Transfer::overlap_rounds) are priced per group
 // (posted in one round, due in one later round) as a round of their own, laid over the rounds
-// they overlap (round_timeline.hpp).
+// they overlap (round_timeline.hpp). When the backbone's near_weight is known, the group's
+// flows across also share each rank's link with the flows inside the group of the rounds it
+// overlaps: on a rank with K flows across, those take near_weight / (near_weight + K) of the
+// link until they are through (at full rate while the flows across are still in their
+// latency), and the flows across the rest; the backbone carries min(capacity, what the
+// senders' links pass, what the receivers' links pass) at every moment.
 // What it ignores: contention inside a group (switch capacity below the backbone), packets and
 // queues (head-of-line blocking, TCP slow start, losses), receive-side per-message overheads
 // beyond what the calibrated latency holds, ranks running ahead into the next round, overlap
@@ -62,6 +67,12 @@ class RoundCostMeter {
   void add(int rank, const RankRoundLoad& load);
   // The round's time in microseconds; the meter is then ready for the next round.
   double finish_round();
+  // For schedules with transfers kept in flight: call before the first round; every round
+  // then records each rank's bytes inside its backbone group, which finish_in_flight charges.
+  void record_near_traffic() { recording_ = true; }
+  // The time of a group of transfers kept in flight (added like a round's loads) that overlaps
+  // the recorded rounds first_round..last_round; the meter is then ready for the next group.
+  double finish_in_flight(std::size_t first_round, std::size_t last_round);
 
  private:
   using Release = std::pair<double, std::size_t>;  // (when flows may start, their bytes)
@@ -74,10 +85,22 @@ class RoundCostMeter {
     // Per sending (receiving) rank: when its flows across are released, and their bytes.
     std::vector<Release> senders, receivers;
   };
+  // One rank's bytes (and flows) on its link, out and in.
+  struct LinkUse {
+    std::size_t out = 0, in = 0;
+    int flows_out = 0, flows_in = 0;
+  };
+  struct Window {
+    std::size_t first = 0, last = 0;
+  };
+  double finish(const Window* window);
   void add_backbone_traffic(int rank, const RankRoundLoad& load);
   BackboneLoad& crossing(int from, int to);
   const BackboneLoad* find_crossing(int from, int to) const;
   double drain_us(const std::vector<Release>& a, const std::vector<Release>* b, double bytes_per_us);
+  // From the group's start (after its copies and posting): when `one` has crossed, its flows
+  // sharing the links with the window's flows inside the groups (near_weight).
+  double shared_link_drain_us(const BackboneLoad& one, const Window& window, double capacity) const;
 
   const MachinePricing* pricing_;
   double slowest_us_ = 0.0;  // ranks and lone messages
@@ -92,6 +115,10 @@ class RoundCostMeter {
   };
   std::vector<GroupTally> by_group_;  // scratch: one rank's traffic per other group
   std::vector<Release> releases_;     // scratch for drain_us
+  bool recording_ = false;
+  std::vector<LinkUse> near_, far_;  // this round, per rank: bytes inside its group, and across
+  // near_sum_[t][r]: rank r's bytes inside its group in rounds 0..t (recorded rounds).
+  std::vector<std::vector<LinkUse>> near_sum_;
 };
 
 // The hierarchical time of a schedule (every rank's part), in microseconds. `topology` (may be

@@ -40,6 +40,7 @@ std::optional<std::string> check_machine(const MachineCost& machine) {
       if (!positive(bb.one_direction[i].bytes_per_us)) return "the backbone's capacities must be positive";
     }
     if (!positive(bb.duplex_ratio)) return "the backbone's duplex ratio must be positive";
+    if (!non_negative(bb.near_weight)) return "the backbone's near-flow weight must be 0 (unknown) or more";
   }
   return std::nullopt;
 }

@@ -35,10 +35,15 @@ struct CapacityPoint {
   double bytes_per_us = 0.0;
 };
 
+// near_weight: on a rank's link, how many flows across the backbone one flow inside the group
+// weighs (latency-weighted sharing: a flow with K flows across beside it takes
+// near_weight / (near_weight + K) of the link). 0: not measured; the model then assumes that
+// flows kept in flight across the backbone lose nothing to the rounds they overlap.
 struct BackboneCost {
   std::string level;
   std::vector<CapacityPoint> one_direction;  // by increasing flows
   double duplex_ratio = 2.0;
+  double near_weight = 0.0;
   // The one-direction capacity with `flows` simultaneous flows.
   double capacity_bytes_per_us(double flows) const;
 };

@@ -25,6 +25,7 @@ std::optional<double> predict_overlap_from_traffic_us(const AlltoallProblem& pro
   };
 
   RoundCostMeter meter(pricing);
+  if (rounds > 1) meter.record_near_traffic();
   RankRoundLoad load;
   std::vector<double> round_us;
   for (std::size_t t = 0; t < rounds; ++t) {
@@ -51,7 +52,7 @@ std::optional<double> predict_overlap_from_traffic_us(const AlltoallProblem& pro
       meter.add(r, load);
     }
     const double posting_us = pricing.machine().send_overhead_us * static_cast<double>(most_posts);
-    groups.push_back({0, rounds - 1, meter.finish_round(), posting_us});
+    groups.push_back({0, rounds - 1, meter.finish_in_flight(0, rounds - 1), posting_us});
   }
   double total = 0.0;
   for (double t : overlapped_round_times(round_us, groups)) total += t;

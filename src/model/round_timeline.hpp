@@ -2,7 +2,8 @@
 // models price each group of such transfers, those posted in one round and due at the end of
 // one later round, as a round of its own, alone on the machine, that starts with its posting
 // round and runs beside the rounds it overlaps. This lays the groups over the rounds.
-// What it ignores: the groups and the rounds they overlap share links (each is priced alone).
+// The hierarchical model prices a group against the rounds it overlaps when the machine's
+// backbone has a near_weight (hierarchical_cost.hpp); the Tam-Wang reading prices it alone.
 #pragma once
 
 #include <cstddef>

@@ -20,7 +20,7 @@ Calibration sample() {
   c.levels = {{"cluster", 0, 30, 5060.0, 1.25e8, {{8, 5060.1}, {1 << 20, 13448.7}}}, {"node", 0, 1, 50.0, 1.25e8, {}}};
   c.send_overhead_us = 0.5;
   c.node = {8, 1.25e8, 1.2e8};
-  c.backbone = BackboneCalibration{"cluster", 0, 1, {{30, 1.25e9}, {900, 1.0e9}}, {1800, 2.0e9}};
+  c.backbone = BackboneCalibration{"cluster", 0, 1, {{30, 1.25e9}, {900, 1.0e9}}, {1800, 2.0e9}, NearShare{30, 0.75}};
   c.copy = {5e9, "given"};
   return c;
 }
@@ -33,6 +33,15 @@ TEST(CalibrationFile, RoundTrip) {
   EXPECT_EQ(calibration_to_json(*back), calibration_to_json(c));
   EXPECT_EQ(back->levels[0].one_way.size(), 2u);
   EXPECT_EQ(back->backbone->one_direction[1].flows, 900);
+
+  EXPECT_DOUBLE_EQ(back->backbone->near_share->share, 0.75);
+
+  Calibration older = c;  // files from before the near share was measured
+  older.backbone->near_share.reset();
+  const auto older_back = parse_calibration(calibration_to_json(older), &error);
+  ASSERT_TRUE(older_back) << error;
+  EXPECT_FALSE(older_back->backbone->near_share);
+  EXPECT_EQ(older_back->machine().backbone->near_weight, 0.0);
 
   Calibration flat = c;
   flat.backbone.reset();
@@ -52,6 +61,8 @@ TEST(CalibrationFile, MachineInModelUnits) {
   // Both directions with 1800 flows = 900 each way: 2e9 against 1e9 one way.
   EXPECT_DOUBLE_EQ(m.backbone->duplex_ratio, 2.0);
   EXPECT_DOUBLE_EQ(m.backbone->capacity_bytes_per_us(30), 1250.0);
+  // 0.75 of the link beside 30 flows across: weight w with w / (w + 30) = 0.75, w = 90.
+  EXPECT_DOUBLE_EQ(m.backbone->near_weight, 90.0);
 }
 
 std::string error_after(const std::function<void(nlohmann::json&)>& change) {
@@ -76,6 +87,12 @@ TEST(CalibrationFile, ErrorsNameTheField) {
             "node.ejection_bytes_per_s is missing");
   EXPECT_EQ(error_after([](json& d) { d["backbone"]["level"] = "site"; }),
             "backbone.level 'site' is not the name of one of the levels");
+  EXPECT_EQ(error_after([](json& d) { d["backbone"]["near_share"]["share"] = 1.0; }),
+            "backbone.near_share.share must be below 1 (a share of the link)");
+  EXPECT_EQ(error_after([](json& d) { d["backbone"]["near_share"]["far_flows"] = 0; }),
+            "backbone.near_share.far_flows must be at least 1");
+  EXPECT_EQ(error_after([](json& d) { d["backbone"]["near_share"] = 3; }),
+            "backbone.near_share must be an object with \"far_flows\" and \"share\"");
   EXPECT_EQ(error_after([](json& d) { d["backbone"]["one_direction"][1]["flows"] = 30; }),
             "backbone.one_direction[1].flows must exceed the previous entry's (list by increasing flows)");
   EXPECT_EQ(error_after([](json& d) { d["backbone"].erase("both_directions"); }),

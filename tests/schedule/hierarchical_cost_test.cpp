@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "algorithms/registry.hpp"
+#include "model/alltoall_traffic.hpp"
 #include "model_machines.hpp"
 
 namespace topocoll {
@@ -131,6 +132,30 @@ TEST(HierarchicalCost, MachineChecksNameTheProblem) {
   m = test_machines::two_cluster_machine(1250, 1250);
   m.backbone->one_direction = {{30, 1.0}, {30, 2.0}};
   EXPECT_NE(check_machine(m)->find("increasing flows"), std::string::npos);
+}
+
+// overlap on 3 + 3 ranks, 1 MB blocks: each rank keeps 3 flows across in flight (9 MB each
+// way, through a 300 B/us backbone) while it sends and receives 2 blocks inside its cluster.
+// Priced alone the flows across take 5060 + 9e6 / 300 = 35060 us. With a near flow weighing 3
+// flows across, it takes half of a 125 B/us link: after the backbone latency (while the flows
+// across are still in it, 632500 B go at full rate) the near blocks need 1367500 / 62.5 =
+// 21880 us more, during which the 3 links of a side pass 3 x 62.5 = 187.5 B/us across
+// (4102500 B); the other 4897500 B then go at 300 B/us: 16325 us. 5060 + 21880 + 16325 = 43265.
+TEST(HierarchicalCost, FlowsInFlightShareTheLinkWithTheRoundsBeside) {
+  const Topology topology = test_machines::two_clusters(3, 3);
+  const AlltoallProblem problem{6, 1000000, &topology, {}};
+  const Schedule schedule = build_full_schedule(*find_alltoall_algorithm("overlap"), problem);
+  MachineCost machine = test_machines::two_cluster_machine(300.0, 300.0);
+  machine.backbone->one_direction = {{1, 300.0}};
+  EXPECT_NEAR(predict_hierarchical_us(schedule, machine, &topology), 35060.0, 1e-6);
+  machine.backbone->near_weight = 3.0;
+  EXPECT_NEAR(predict_hierarchical_us(schedule, machine, &topology), 43265.0, 1e-6);
+  // Heavier near flows cost the flows across more, and the traffic form agrees.
+  machine.backbone->near_weight = 30.0;
+  const double heavier = predict_hierarchical_us(schedule, machine, &topology);
+  EXPECT_GT(heavier, 43265.0);
+  const MachinePricing pricing(machine, &topology, 6);
+  EXPECT_NEAR(*predict_from_traffic_us("overlap", problem, pricing), heavier, 1e-6);
 }
 
 }  // namespace

@@ -39,7 +39,9 @@ std::vector<MachineCost> machines() {
   MachineCost half_duplex = test_machines::two_cluster_machine(300.0, 100.0, 0.2);
   half_duplex.backbone->duplex_ratio = 1.0;
   half_duplex.levels.push_back({"same group", 0.3, 2000.0});
-  return {test_machines::two_cluster_machine(1250.0, 1250.0), slow_everything, half_duplex,
+  MachineCost rtt_biased = test_machines::two_cluster_machine(1250.0, 1250.0);
+  rtt_biased.backbone->near_weight = 110.0;  // CM02-like: a flow inside takes 110 / (110 + K)
+  return {test_machines::two_cluster_machine(1250.0, 1250.0), slow_everything, half_duplex, rtt_biased,
           test_machines::fast_crossbar(), machine_from_tam_wang(TamWangParams::table1(8))};
 }
 
