@@ -65,12 +65,13 @@ function best_native(np, b) { return smaller(get(np, b, "ompi"), get(np, b, "mpi
 
 # auto against the acceptance criteria: never slower than the better native selector, and
 # within 25% of the bound from 1 MiB; violations are listed under the table.
-function check_auto(np, b,    a, nat) {
+# `where` names the point ("1 MiB", or "p = 8" in Figs. 5/6).
+function check_auto(np, b, where,    a, nat) {
   a = get(np, b, "auto")
   if (a == "") return
   nat = best_native(np, b)
-  if (nat != "" && a > nat) slower = slower sprintf(" %s (%s vs %s ms);", size_name(b), ms(a), ms(nat))
-  if (b >= 1048576 && a > 1.25 * bound[np, b]) far = far sprintf(" %s (%.2fx);", size_name(b), a / bound[np, b])
+  if (nat != "" && a > nat) slower = slower sprintf(" %s (%s vs %s ms, %.2f%%);", where, ms(a), ms(nat), 100 * (a / nat - 1))
+  if (b >= 1048576 && a > 1.25 * bound[np, b]) far = far sprintf(" %s (%.2fx);", where, a / bound[np, b])
 }
 
 function auto_verdict(what) {
@@ -99,7 +100,7 @@ function fig4_table(platform,    prefix, s, n, i, b, lg) {
       ms(get(60, b, "pairwise")), ms(get(60, b, "bruck")), ms(get(60, b, "ompi")), ms(get(60, b, "mpich")),
       ratio(get(60, b, "ompi"), lg), ratio(get(60, b, "mpich"), lg), ratio(lg, bound[60, b]),
       ratio(best_native(60, b), get(60, b, "auto")), ratio(get(60, b, "auto"), bound[60, b])
-    check_auto(60, b)
+    check_auto(60, b, size_name(b))
   }
   printf "\n"
   auto_verdict("")
@@ -135,7 +136,7 @@ function fig56_table(series, title,    prefix, s, n, i, np, b, bytes_list, j, lg
         ms(bound[np, b]), lg_text(np, b), ms(get(np, b, "auto")), ms(get(np, b, "direct")), ms(get(np, b, "pairwise")),
         om, ms(get(np, b, "mpich")), ratio(get(np, b, "ompi"), lg), ratio(get(np, b, "mpich"), lg),
         ratio(lg, bound[np, b]), ratio(best_native(np, b), get(np, b, "auto")), ratio(get(np, b, "auto"), bound[np, b])
-      check_auto(np, b)
+      check_auto(np, b, "p = " np)
     }
     printf "\n"
     auto_verdict("")
