@@ -175,8 +175,10 @@ fig56_point() {
   announce "Figs. 5/6 $series: $n1 + $n2 ranks, $bytes B blocks"
   local flat=direct,pairwise
   ((np > direct_max_np)) && flat=pairwise
+  run no-header --selector ompi "$xml" $np -- "${common[@]}" --shared-malloc --algorithms $flat -m "$bytes" \
+    >>"$prefix-ompi.csv"
   run no-header --selector ompi "$xml" $np -- "${common[@]}" --shared-malloc --calibration "$calibration" \
-    --algorithms $flat,auto -m "$bytes" >>"$prefix-ompi.csv"
+    --algorithms auto -m "$bytes" >>"$prefix-ompi.csv"
   if ompi_needs_ring $np "$bytes"; then
     run no-header --selector ompi --cfg smpi/alltoall:ring "$xml" $np -- "${common[@]}" --shared-malloc \
       --algorithms native -m "$bytes" >>"$prefix-ompi-ring.csv"
@@ -202,10 +204,13 @@ readonly csv_header="op,algorithm,np,bytes,avg_us,min_us,max_us,iterations,valid
 fig56() {
   local series=$1
   shift
-  if ((append == 0)); then
-    for kind in ompi ompi-ring mpich lg-pieces; do echo "$csv_header" >"$out/fig56-$series-$kind.csv"; done
+  # New files get their header (with --append, only those that do not exist yet).
+  local kind
+  for kind in ompi ompi-ring mpich lg-pieces; do
+    ((append)) && [[ -f "$out/fig56-$series-$kind.csv" ]] || echo "$csv_header" >"$out/fig56-$series-$kind.csv"
+  done
+  ((append)) && [[ -f "$out/fig56-$series-bound.csv" ]] ||
     echo "n1,n2,np,bytes,bound_us,limited_by,latency_us,node_link_us,wan_us,switch_us" >"$out/fig56-$series-bound.csv"
-  fi
   local n1
   for n1 in "$@"; do
     local n2=$n1
