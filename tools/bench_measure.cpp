@@ -55,8 +55,9 @@ void run_alltoall(const ExchangePoint& point) {
 }  // namespace
 
 void set_up_alltoall(const ExchangePoint& point) {
-  const ExchangePoint tiny{point.send, point.recv, 1, point.options, point.comm};
-  run_alltoall(tiny);
+  const bool choosing = point.options.algorithm == "auto";
+  const ExchangePoint set_up{point.send, point.recv, choosing ? point.block_bytes : 1, point.options, point.comm};
+  run_alltoall(set_up);
 }
 
 // A barrier, then with sync.window a start common to all ranks: rank 0's clock plus the

@@ -42,7 +42,10 @@ struct StartSync {
 
 // Makes the library's one-time set-up (the private communicator, the topology) happen in an
 // untimed call with 1-byte blocks, so that neither a timed call nor the first call at a large
-// size pays for it (under SMPI that first large call is also slow to simulate).
+// size pays for it (under SMPI that first large call is also slow to simulate). For `auto` the
+// call uses the point's own block size: it sets up the choice that will be timed, and at 1 byte
+// auto may pick another algorithm, e.g. `direct` at 256 ranks, whose 65280 flows at once took
+// SimGrid many minutes (the point's algorithm, overlap, 2 minutes).
 void set_up_alltoall(const ExchangePoint& point);
 
 // `warmup` untimed calls, then `iterations` timed calls, each after a barrier (and, with
