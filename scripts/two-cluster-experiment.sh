@@ -13,9 +13,10 @@
 # standard error.
 # Usage: scripts/two-cluster-experiment.sh [--model SMPI-unit|CM02|SMPI-default] [--cfg KEY:VALUE]...
 #          [--figures 4|56|all] [--out DIR] [--equal-counts "N1 ..."] [--double-counts "N1 ..."]
-#          [--append] [--tables-only]
+#          [--append] [--tables-only] [--call-limit SECONDS]
 # --append adds Figs. 5/6 points to the CSV files already in DIR (e.g. larger process counts);
-# --tables-only remakes the tables and plots from the CSV files in DIR.
+# --tables-only remakes the tables and plots from the CSV files in DIR. --call-limit stops any
+# one simulation after that many seconds of wall-clock time (default 1800; logged, shown as '-').
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -34,8 +35,8 @@ double_counts=(4 8 16 32 64 86)    # n2 = 2 n1: p = 12 .. 258
 # Beyond 128 ranks `direct` (all p (p - 1) flows at once) is not simulated: SimGrid re-solves the
 # sharing of every flow at each event, and at 256 ranks one call ran for over 10 minutes.
 readonly direct_max_np=128
-# No call may run longer than this (wall-clock seconds).
-readonly call_limit=1800
+# No call may run longer than this (wall-clock seconds; --call-limit).
+call_limit=1800
 append=0
 tables_only=0
 while [[ $# -gt 0 ]]; do
@@ -48,7 +49,8 @@ while [[ $# -gt 0 ]]; do
     --double-counts) read -r -a double_counts <<<"$2"; shift 2 ;;
     --append) append=1; shift ;;
     --tables-only) tables_only=1; shift ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --call-limit) call_limit=$2; shift 2 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "two-cluster-experiment.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
