@@ -13,13 +13,17 @@
 # standard error.
 # Usage: scripts/two-cluster-experiment.sh [--model SMPI-unit|CM02|SMPI-default] [--cfg KEY:VALUE]...
 #          [--figures 4|56|all] [--out DIR] [--equal-counts "N1 ..."] [--double-counts "N1 ..."]
-#          [--append] [--tables-only] [--call-limit SECONDS]
+#          [--sizes "B ..."] [--append] [--only NAMES] [--tables-only] [--call-limit SECONDS]
 # --append adds Figs. 5/6 points to the CSV files already in DIR (e.g. larger process counts);
+# --sizes gives the block sizes of Figs. 5/6 (default "65536 524288", the paper's); --only runs,
+# at each Figs. 5/6 point, only the named series (comma-separated: flat, auto, native, lg, bound;
+# default all), e.g. --append --only lg to add lg where it is missing;
 # --tables-only remakes the tables and plots from the CSV files in DIR. --call-limit stops any
 # one simulation after that many seconds of wall-clock time (default 1800; logged, shown as '-').
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+arguments="$*"
 simulate="$repo/scripts/simulate.sh"
 platform_tool="$repo/build/mpi/tools/topocoll-platform"
 
@@ -32,6 +36,7 @@ extra=()
 # to minutes of wall-clock time (docs/platforms.md).
 equal_counts=(4 8 16 32 64 128)    # n1 = n2: p = 8 .. 256
 double_counts=(4 8 16 32 64 86)    # n2 = 2 n1: p = 12 .. 258
+fig56_sizes=(65536 524288)         # block sizes of Figs. 5/6 (64 KiB and 512 KiB)
 # Beyond 128 ranks `direct` (all p (p - 1) flows at once) is not simulated: SimGrid re-solves the
 # sharing of every flow at each event, and at 256 ranks one call ran for over 10 minutes.
 readonly direct_max_np=128
@@ -39,6 +44,7 @@ readonly direct_max_np=128
 call_limit=1800
 append=0
 tables_only=0
+only=flat,auto,native,lg,bound
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --model) model=$2; shift 2 ;;
@@ -50,11 +56,20 @@ while [[ $# -gt 0 ]]; do
     --append) append=1; shift ;;
     --tables-only) tables_only=1; shift ;;
     --call-limit) call_limit=$2; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    --only) only=$2; shift 2 ;;
+    --sizes) read -r -a fig56_sizes <<<"$2"; shift 2 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "two-cluster-experiment.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 case "$figures" in 4|56|all) ;; *) echo "--figures takes 4, 56 or all" >&2; exit 2 ;; esac
+for name in ${only//,/ }; do
+  case "$name" in flat|auto|native|lg|bound) ;;
+    *) echo "two-cluster-experiment.sh: --only takes flat, auto, native, lg and bound, not '$name'" >&2; exit 2 ;;
+  esac
+done
+# Whether --only names series $1.
+wanted() { [[ ",$only," == *",$1,"* ]]; }
 [[ -n "$out" ]] || out="$repo/results/two-clusters-$(echo "$model" | tr '[:upper:]' '[:lower:]')"
 mkdir -p "$out" "$repo/build/platforms"
 
@@ -121,10 +136,17 @@ ompi_needs_ring() {
 }
 
 # lg's piece size at P ranks for B-byte blocks: SMPI's temporary buffers for lg's gathered
-# messages take about 4 P^2 x piece bytes at once; keep that near 4 GiB (0: whole blocks).
+# messages take about 4 P^2 x piece bytes at once; keep that near 4 GiB (0: whole blocks), but
+# no piece below 32 KiB. lg's smallest message carries two pieces, and a message under SMPI's
+# send-is-detached-thresh (64 KiB, pinned by simulate.sh) is a detached send: SimGrid 3.32 keeps
+# every detached send of the run in one list and finds each one by a linear scan when it ends,
+# so the tens of thousands in flight in lg's local phase at 256 ranks cost quadratic time (16 KiB
+# pieces: stopped after 15 minutes; 32 KiB: 54 s, 17 GB resident).
+readonly lg_min_piece=32768
 lg_piece_for() {
   local p=$1 bytes=$2 piece=1
   while ((piece * 2 * p * p <= 1073741824)); do piece=$((piece * 2)); done
+  ((piece < lg_min_piece)) && piece=$lg_min_piece
   ((bytes > piece)) && echo "$piece" || echo 0
 }
 
@@ -172,33 +194,42 @@ fig56_point() {
   local xml="$repo/build/platforms/$name.xml"
   # Always regenerated: a file left by an older topocoll-platform may describe another machine.
   "$platform_tool" two-clusters --n1 "$n1" --n2 "$n2" --output-dir "$repo/build/platforms" >>"$log"
-  local calibration
-  calibration=$(calibration_for "$xml")
+  local calibration=""
+  wanted auto && calibration=$(calibration_for "$xml")
   announce "Figs. 5/6 $series: $n1 + $n2 ranks, $bytes B blocks"
   local flat=direct,pairwise
   ((np > direct_max_np)) && flat=pairwise
-  run no-header --selector ompi "$xml" $np -- "${common[@]}" --shared-malloc --algorithms $flat -m "$bytes" \
-    >>"$prefix-ompi.csv"
-  run no-header --selector ompi "$xml" $np -- "${common[@]}" --shared-malloc --calibration "$calibration" \
-    --algorithms auto -m "$bytes" >>"$prefix-ompi.csv"
-  if ompi_needs_ring $np "$bytes"; then
-    run no-header --selector ompi --cfg smpi/alltoall:ring "$xml" $np -- "${common[@]}" --shared-malloc \
-      --algorithms native -m "$bytes" >>"$prefix-ompi-ring.csv"
-  else
-    run no-header --selector ompi "$xml" $np -- "${common[@]}" --shared-malloc --algorithms native -m "$bytes" \
+  if wanted flat; then
+    run no-header --selector ompi "$xml" $np -- "${common[@]}" --shared-malloc --algorithms $flat -m "$bytes" \
       >>"$prefix-ompi.csv"
   fi
-  run no-header --selector mpich "$xml" $np -- "${common[@]}" --shared-malloc --algorithms native -m "$bytes" \
-    >>"$prefix-mpich.csv"
+  if wanted auto; then
+    run no-header --selector ompi "$xml" $np -- "${common[@]}" --shared-malloc --calibration "$calibration" \
+      --algorithms auto -m "$bytes" >>"$prefix-ompi.csv"
+  fi
+  if wanted native; then
+    if ompi_needs_ring $np "$bytes"; then
+      run no-header --selector ompi --cfg smpi/alltoall:ring "$xml" $np -- "${common[@]}" --shared-malloc \
+        --algorithms native -m "$bytes" >>"$prefix-ompi-ring.csv"
+    else
+      run no-header --selector ompi "$xml" $np -- "${common[@]}" --shared-malloc --algorithms native -m "$bytes" \
+        >>"$prefix-ompi.csv"
+    fi
+    run no-header --selector mpich "$xml" $np -- "${common[@]}" --shared-malloc --algorithms native -m "$bytes" \
+      >>"$prefix-mpich.csv"
+  fi
   local piece
   piece=$(lg_piece_for $np "$bytes")
-  if ((piece == 0)); then
+  if ! wanted lg; then
+    :
+  elif ((piece == 0)); then
     run no-header --selector ompi "$xml" $np -- "${common[@]}" --shared-malloc --algorithms lg -m "$bytes" \
       >>"$prefix-ompi.csv"
   else
     run no-header --selector ompi "$xml" $np -- "${common[@]}" --shared-malloc --algorithms lg \
       --segment-bytes "$piece" -m "$bytes" >>"$prefix-lg-pieces.csv"
   fi
+  wanted bound || return 0
   "$repo/scripts/two-cluster-bound.sh" "$xml" "$bytes" | tail -n +2 >>"$prefix-bound.csv"
 }
 
@@ -217,7 +248,7 @@ fig56() {
   for n1 in "$@"; do
     local n2=$n1
     [[ "$series" == double ]] && n2=$((2 * n1))
-    for bytes in 65536 524288; do fig56_point "$series" "$n1" "$n2" "$bytes"; done
+    for bytes in "${fig56_sizes[@]}"; do fig56_point "$series" "$n1" "$n2" "$bytes"; done
   done
 }
 
@@ -237,9 +268,9 @@ if ((tables_only)); then
 fi
 [[ "$figures" != 56 ]] && steps=$((steps + 11))
 ((append)) || : >"$log"
-[[ "$figures" != 4 ]] && steps=$((steps + 2 * (${#equal_counts[@]} + ${#double_counts[@]})))
+[[ "$figures" != 4 ]] && steps=$((steps + ${#fig56_sizes[@]} * (${#equal_counts[@]} + ${#double_counts[@]})))
 {
-  echo "# two-cluster-experiment.sh --model $model ${extra[*]} --figures $figures"
+  echo "# two-cluster-experiment.sh $arguments (model $model, figures $figures)"
   echo "# $(smpirun -version 2>/dev/null | head -n 1); $(nproc) cores; started $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 } >>"$log"
 if [[ "$figures" != 56 ]]; then
