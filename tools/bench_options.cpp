@@ -171,6 +171,11 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
   app.add_option("--group-width", options.group_width, "group-shuffle: partners per round (the paper's w)")
       ->check(CLI::Range(1, kIntMax))
       ->capture_default_str();
+  app.add_option("--stripes", options.stripes,
+                 "overlap: messages per block across the outermost level, sent at once (0: one; under "
+                 "auto, chosen by the cost model)")
+      ->check(CLI::Range(0, kIntMax))
+      ->capture_default_str();
   app.add_option("--max-requests", options.max_requests,
                  "Bound on point-to-point requests in flight per rank (0: no bound)")
       ->check(CLI::Range(0, kIntMax))

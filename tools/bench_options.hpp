@@ -28,6 +28,7 @@ struct BenchOptions {
   std::string topology;             // --topology, else TOPOCOLL_TOPOLOGY; empty: node level only
   std::size_t max_scratch_bytes = 0;  // lg: scratch cap per rank (0: none)
   std::size_t segment_bytes = 0;      // lg: pipeline piece size (0: from the cap)
+  int stripes = 0;                    // overlap: messages per block across (0: one; auto chooses)
   bool window_sync = false;           // --sync window (SMPI only): synchronised start
   double sync_window = 0.05;          // seconds, first window (doubled when too short)
 

@@ -74,6 +74,7 @@ int run_benchmark(const BenchOptions& options, MPI_Comm comm) {
     call_options.topology = options.topology;
     call_options.max_scratch_bytes = options.max_scratch_bytes;
     call_options.segment_bytes = options.segment_bytes;
+    call_options.stripes = options.stripes;
     call_options.calibration = options.calibration;
 
     report.begin_algorithm(name);
@@ -86,6 +87,7 @@ int run_benchmark(const BenchOptions& options, MPI_Comm comm) {
       problem.knobs.group_width = options.group_width;
       problem.knobs.max_scratch_bytes = options.max_scratch_bytes;
       problem.knobs.segment_bytes = options.segment_bytes;
+      problem.knobs.stripes = options.stripes;
       if (algorithm.needs_topology && topology) problem.topology = &*topology;
       if (const Applicability applicability = algorithm.supports(problem); !applicability.ok) {
         const bool no_topology = algorithm.needs_topology && !topology;

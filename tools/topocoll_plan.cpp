@@ -31,7 +31,8 @@ void list_algorithms() {
 
 // The auto choice in the text format: the chosen name, then every prediction.
 void print_auto_choice(const AutoChoice& choice, const std::string& calibration, double all_us, double choose_us) {
-  std::cout << "auto (calibration " << calibration << "): " << choice.algorithm << "; predicting all took "
+  std::cout << "auto (calibration " << calibration << "): " << describe_run(choice.algorithm, choice.knobs)
+            << "; predicting all took "
             << std::fixed << std::setprecision(1) << all_us << " us, choosing alone " << choose_us << " us\n";
   for (const AlgorithmPrediction& p : choice.predictions) {
     std::cout << "  " << std::left << std::setw(15) << p.algorithm << std::right;
@@ -51,9 +52,11 @@ nlohmann::json auto_choice_json(const AutoChoice& choice, const std::string& cal
   for (const AlgorithmPrediction& p : choice.predictions) {
     predictions.push_back({{"algorithm", p.algorithm},
                            {"predicted_us", p.predicted_us ? nlohmann::json(*p.predicted_us) : nlohmann::json()},
-                           {"note", p.note}});
+                           {"note", p.note},
+                           {"stripes", p.knobs.stripes}});
   }
-  return {{"calibration", calibration}, {"chosen", choice.algorithm}, {"predict_all_us", all_us},
+  return {{"calibration", calibration}, {"chosen", choice.algorithm}, {"stripes", choice.knobs.stripes},
+          {"predict_all_us", all_us},
           {"choose_us", choose_us}, {"predictions", predictions}};
 }
 
@@ -64,6 +67,7 @@ int main(int argc, char** argv) {
   std::string op = "alltoall", algorithm_name, topology_spec, format = "text";
   std::size_t block_bytes = 1;
   int group_width = AlgorithmKnobs{}.group_width;
+  int stripes = 0;
   bool verify_it = false, list = false;
   std::string calibration_path;
   app.add_option("--op", op, "collective operation")->check(CLI::IsMember({"alltoall"}));
@@ -71,6 +75,10 @@ int main(int argc, char** argv) {
   app.add_option("--topology,-t", topology_spec, "clusters:N1,N2,... or flat:N");
   app.add_option("--block-bytes,-b", block_bytes, "bytes of each block i->j")->capture_default_str();
   app.add_option("--group-width,-w", group_width, "group-shuffle: partners per round")->capture_default_str();
+  app.add_option("--stripes,-s", stripes,
+                 "overlap: messages per block across the outermost level (0: one; auto chooses)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   app.add_option("--format,-f", format, "text (round by round) or json (statistics)")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
@@ -115,6 +123,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   AlltoallProblem problem{topology->size(), block_bytes, &*topology, AlgorithmKnobs{group_width}};
+  problem.knobs.stripes = stripes;
   std::optional<AutoChoice> choice;
   double all_us = 0.0, choose_us = 0.0;  // time to predict every algorithm, and to choose only
   if (choose) {
@@ -122,19 +131,21 @@ int main(int argc, char** argv) {
     choice = select_alltoall(problem, *calibration);
     all_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     start = std::chrono::steady_clock::now();
-    const std::string chosen = choose_alltoall(problem, *calibration);  // what the executor runs
+    const AutoRun chosen = choose_alltoall(problem, *calibration);  // what the executor runs
     choose_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     if (choice->algorithm.empty()) {
       std::cerr << "topocoll-plan: auto found nothing to predict: "
                 << (choice->predictions.empty() ? "no algorithm" : choice->predictions.front().note) << '\n';
       return 2;
     }
-    if (chosen != choice->algorithm) {
-      std::cerr << "topocoll-plan: internal error: auto chose " << chosen << " and " << choice->algorithm << '\n';
+    if (chosen.algorithm != choice->algorithm || chosen.knobs != choice->knobs) {
+      std::cerr << "topocoll-plan: internal error: auto chose " << describe_run(chosen.algorithm, chosen.knobs)
+                << " and " << describe_run(choice->algorithm, choice->knobs) << '\n';
       return 1;
     }
     algorithm = find_alltoall_algorithm(choice->algorithm);
     algorithm_name = choice->algorithm;
+    problem.knobs = choice->knobs;  // the schedule shown is the one auto runs
   }
   const Applicability fits = algorithm->supports(problem);
   if (!fits.ok) {

@@ -33,6 +33,11 @@ struct AlltoallOptions {
   // are pipelined in pieces. segment_bytes sets the piece size directly (0: from the cap).
   std::size_t max_scratch_bytes = 0;
   std::size_t segment_bytes = 0;
+  // overlap: each block across the outermost level goes as this many messages at once (parallel
+  // streams take a larger share of a node's link where sharing favours short round trips, as
+  // TCP's does). 0: one message per block, except under auto, which picks 1, 2, 4 or 8 from the
+  // cost model.
+  int stripes = 0;
   // auto: the calibration file of the machine (made by topocoll-calibrate). Empty: the
   // TOPOCOLL_CALIBRATION environment variable; auto without either is an error.
   std::string calibration;

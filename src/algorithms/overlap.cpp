@@ -10,11 +10,17 @@
 //  Rounds 0..n-2 of a group of n ranks are the shift exchange inside it: to index + s and from
 //   index - s, one partner at a time, so at most one local flow shares a node's link with
 //   the flows across.
+//  With knobs.stripes = s > 1, each block across goes as s messages (equal parts), all posted
+//   in round 0: where a link's sharing favours short round trips (TCP, and SimGrid's models
+//   weigh a flow by its route's latency), one flow inside the group beside K flows across takes
+//   w / (w + K) of the node's link, w the near weight the calibration measures; more flows
+//   across win them a larger share, until the backbone is the bottleneck again. The local flow
+//   then gets what the backbone leaves. auto picks s from the model (auto_select.cpp).
 //  Every rank runs R = max over groups of (n - 1) rounds (at least 1), so all the transfers
 //   across complete together. The rank's own block is copied in the last round, while they
 //   are in flight: copied in round 0 or 1, it could leave the node's link idle, since a flow
 //   across does not move data before its (backbone) latency has passed.
-// Messages across a pair of clusters X, Y: 2 n_X n_Y (as direct; lg: 2 max(n_X, n_Y)).
+// Messages across a pair of clusters X, Y: 2 n_X n_Y s (as direct for s = 1; lg: 2 max(n_X, n_Y)).
 // Time (a flow model): about max(the backbone's bytes / its bandwidth, a node's bytes / its
 // link) + one backbone latency: on two clusters, the lower bound (docs/results.md).
 #include "algorithms/overlap.hpp"
@@ -62,9 +68,28 @@ std::pair<int, int> OverlapPeers::inside(int rank, int step) const {
 }
 
 
+int overlap_stripes(const AlgorithmKnobs& knobs) { return std::max(knobs.stripes, 1); }
+
+int stripe_count(int stripes, std::size_t bytes) {
+  if (bytes == 0) return 1;
+  return static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(stripes, 1)), bytes));
+}
+
+std::pair<std::size_t, std::size_t> stripe_of(std::size_t bytes, int pieces, int i) {
+  const auto n = static_cast<std::size_t>(pieces);
+  const auto k = static_cast<std::size_t>(i);
+  // bytes * k / n without overflow: bytes = q n + r.
+  const auto start = [&](std::size_t j) { return (bytes / n) * j + (bytes % n) * j / n; };
+  return {start(k), start(k + 1) - start(k)};
+}
+
 Applicability supports_overlap(const AlltoallProblem& problem) {
   if (!problem.topology || problem.topology->size() != problem.size || problem.topology->level_count() < 1) {
     return {false, "overlap needs a topology describing all " + std::to_string(problem.size) + " ranks"};
+  }
+  if (problem.knobs.stripes < 0) {
+    return {false, "overlap's stripes must be 0 (one message per block) or more, not " +
+                       std::to_string(problem.knobs.stripes)};
   }
   return {};
 }
@@ -75,9 +100,19 @@ RankSchedule build_overlap(const AlltoallProblem& problem, int rank) {
   const OverlapPeers peers(*problem.topology, problem.size);
   const std::size_t rounds = peers.rounds();
   s.rounds.resize(rounds);
+  const int stripes = overlap_stripes(problem.knobs);
+  // Stripe i of a segment: sender and receiver cut the same block size the same way, and MPI
+  // keeps the order of messages between two ranks, so the pieces match in order.
+  auto stripe = [stripes](Segment whole, int i) {
+    const auto [offset, length] = stripe_of(whole.length, stripe_count(stripes, whole.length), i);
+    whole.offset += offset;
+    whole.length = length;
+    return whole;
+  };
   for (int peer : peers.across(rank)) {
-    s.rounds[0].recvs.push_back({peer, {problem.recv_segment(rank, peer)}, rounds - 1});
-    s.rounds[0].sends.push_back({peer, {problem.send_segment(rank, peer)}, rounds - 1});
+    const Segment in = problem.recv_segment(rank, peer), out = problem.send_segment(rank, peer);
+    for (int i = 0; i < stripe_count(stripes, in.length); ++i) s.rounds[0].recvs.push_back({peer, {stripe(in, i)}, rounds - 1});
+    for (int i = 0; i < stripe_count(stripes, out.length); ++i) s.rounds[0].sends.push_back({peer, {stripe(out, i)}, rounds - 1});
   }
   for (std::size_t t = 0; t < rounds; ++t) {
     const auto [to, from] = peers.inside(rank, static_cast<int>(t) + 1);

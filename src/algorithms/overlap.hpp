@@ -30,6 +30,18 @@ class OverlapPeers {
   std::vector<std::vector<int>> members_;
 };
 
+// overlap cuts each block across the outermost level into this many messages, all in flight at
+// once (knobs.stripes; 0 means 1): parallel streams, which win a larger share of each node's
+// link from the flows inside its group where sharing favours short round trips (overlap.cpp).
+int overlap_stripes(const AlgorithmKnobs& knobs);
+// Stripe i of `pieces` of a block of `bytes` bytes: (offset, length), equal parts to a byte.
+// A block has min(stripes, bytes) pieces, at least one.
+int stripe_count(int stripes, std::size_t bytes);
+std::pair<std::size_t, std::size_t> stripe_of(std::size_t bytes, int pieces, int i);
+
+// The most stripes overlap takes (auto tries 1, 2, 4 .. this).
+inline constexpr int kMaxOverlapStripes = 8;
+
 Applicability supports_overlap(const AlltoallProblem& problem);
 RankSchedule build_overlap(const AlltoallProblem& problem, int rank);
 double predict_overlap_us(const AlltoallProblem& problem, const TamWangParams& model);

@@ -16,6 +16,7 @@ struct AlgorithmKnobs {
   int group_width = 4;               // group-shuffle: partners per round (the paper's w)
   std::size_t max_scratch_bytes = 0;  // lg: cap on scratch per rank (0: no cap)
   std::size_t segment_bytes = 0;      // lg: pipeline blocks in pieces of this size (0: from the cap)
+  int stripes = 0;                    // overlap: messages per block across groups (0: one; auto chooses)
   friend auto operator<=>(const AlgorithmKnobs&, const AlgorithmKnobs&) = default;
 };
 

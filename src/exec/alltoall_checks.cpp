@@ -33,6 +33,10 @@ MaybeFailure check_algorithm_and_options(const AlltoallOptions& options, Checked
   if (checked.native && checked.algorithm->name != "native") {
     return Failure{MPI_ERR_ARG, "algorithm '" + options.algorithm + "' has no schedule the executor can run"};
   }
+  if (options.stripes < 0) {
+    return Failure{MPI_ERR_ARG, "stripes must be 0 (overlap: one message per block; auto: chosen by the model) or "
+                                "positive, got " + std::to_string(options.stripes)};
+  }
   if (options.max_requests < 0) {
     return Failure{MPI_ERR_ARG, "max_requests must be 0 (no bound) or positive, got " +
                                     std::to_string(options.max_requests)};
@@ -84,6 +88,7 @@ AlgorithmKnobs knobs_of(const AlltoallOptions& options) {
   knobs.group_width = options.group_width;
   knobs.max_scratch_bytes = options.max_scratch_bytes;
   knobs.segment_bytes = options.segment_bytes;
+  knobs.stripes = options.stripes;
   return knobs;
 }
 

@@ -14,6 +14,7 @@ std::string choice_key(const CheckedAlltoall& call, std::size_t block_bytes, boo
   const AlgorithmKnobs& k = call.problem.knobs;
   return std::string(variable ? "v " : "a ") + std::to_string(block_bytes) + " " + std::to_string(k.group_width) +
          " " + std::to_string(k.max_scratch_bytes) + " " + std::to_string(k.segment_bytes) + " " +
+         std::to_string(k.stripes) + " " +
          call.topology_spec + "\n" + call.calibration_path;
 }
 
@@ -49,12 +50,14 @@ MaybeFailure resolve_auto(CommState& state, CheckedAlltoall& call, MPI_Comm priv
       // For alltoallv only the algorithms that take blocks of different sizes.
       if (a.build != nullptr && (!variable || a.supports(call.problem).ok)) candidates.push_back(a);
     }
-    std::string name = select_alltoall(uniform, calibration->machine(), Predictions::enough_to_choose,
-                                       candidates).algorithm;
-    if (name.empty()) name = kAutoFallback;
-    cached = state.auto_choices().emplace(key, std::move(name)).first;
+    const AutoChoice choice =
+        select_alltoall(uniform, calibration->machine(), Predictions::enough_to_choose, candidates);
+    AutoRun run{choice.algorithm, choice.knobs};
+    if (run.algorithm.empty()) run = {kAutoFallback, call.problem.knobs};
+    cached = state.auto_choices().emplace(key, std::move(run)).first;
   }
-  call.algorithm = find_alltoall_algorithm(cached->second);
+  call.algorithm = find_alltoall_algorithm(cached->second.algorithm);
+  call.problem.knobs = cached->second.knobs;
   if (call.algorithm == nullptr) return Failure{MPI_ERR_INTERN, "auto chose an unknown algorithm"};
   return std::nullopt;
 }

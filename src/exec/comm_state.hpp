@@ -16,6 +16,7 @@
 #include "exec/failure.hpp"
 #include "exec/mpi_handles.hpp"
 #include "exec/plan_cache.hpp"
+#include "model/auto_select.hpp"
 #include "model/calibration.hpp"
 #include "topology/topology.hpp"
 
@@ -35,7 +36,7 @@ class CommState {
   // field at fault when it cannot be used. Local.
   MaybeFailure calibration(const std::string& path, const Calibration*& out);
   // auto's choices, by a key describing the problem (see auto_choice.cpp).
-  std::map<std::string, std::string>& auto_choices() { return auto_choices_; }
+  std::map<std::string, AutoRun>& auto_choices() { return auto_choices_; }
   PlanCache& plans() { return plans_; }
   ErrorLog& errors() { return errors_; }
 
@@ -45,7 +46,7 @@ class CommState {
   PlanCache plans_;
   std::map<std::string, Topology> topologies_;
   std::map<std::string, Calibration> calibrations_;
-  std::map<std::string, std::string> auto_choices_;
+  std::map<std::string, AutoRun> auto_choices_;
   ErrorLog errors_;
 };
 

@@ -1,7 +1,11 @@
 // `auto` selection for alltoall (see auto_select.hpp).
 #include "model/auto_select.hpp"
 
+#include <algorithm>
 #include <limits>
+#include <vector>
+
+#include "algorithms/overlap.hpp"
 
 #include "model/alltoall_traffic.hpp"
 #include "model/hierarchical_cost.hpp"
@@ -10,9 +14,13 @@ namespace topocoll {
 
 namespace {
 
+// overlap's stripes tried when the caller leaves them to auto, and the gain that justifies more.
+constexpr int kStripeChoices[] = {1, 2, 4, kMaxOverlapStripes};
+constexpr double kStripeGain = 0.005;
+
 AlgorithmPrediction predict_one(const AlltoallAlgorithm& algorithm, const AlltoallProblem& problem,
                                 const MachineCost& machine, const MachinePricing& pricing, double give_up_above_us) {
-  AlgorithmPrediction prediction{std::string(algorithm.name), std::nullopt, {}};
+  AlgorithmPrediction prediction{std::string(algorithm.name), std::nullopt, {}, false, {}};
   if (!algorithm.build) {
     prediction.note = "not modelled (no schedule)";
     return prediction;
@@ -21,6 +29,7 @@ AlgorithmPrediction predict_one(const AlltoallAlgorithm& algorithm, const Alltoa
     prediction.note = "not applicable: " + fits.reason;
     return prediction;
   }
+  prediction.knobs = problem.knobs;
   if (const auto us = predict_from_traffic_us(algorithm.name, problem, pricing, give_up_above_us)) {
     prediction.predicted_us = *us;
     prediction.at_least = *us > give_up_above_us;
@@ -32,7 +41,34 @@ AlgorithmPrediction predict_one(const AlltoallAlgorithm& algorithm, const Alltoa
   return prediction;
 }
 
+// overlap with its stripes left to auto: the fewest stripes within kStripeGain of the best.
+AlgorithmPrediction predict_overlap(const AlltoallAlgorithm& algorithm, const AlltoallProblem& problem,
+                                    const MachineCost& machine, const MachinePricing& pricing,
+                                    double give_up_above_us) {
+  std::vector<AlgorithmPrediction> tried;
+  for (int stripes : kStripeChoices) {
+    AlltoallProblem striped = problem;
+    striped.knobs.stripes = stripes;
+    tried.push_back(predict_one(algorithm, striped, machine, pricing, give_up_above_us));
+    if (!tried.back().predicted_us) return tried.back();  // not applicable: the same for any count
+  }
+  double best_us = *tried.front().predicted_us;
+  for (const AlgorithmPrediction& t : tried) best_us = std::min(best_us, *t.predicted_us);
+  for (AlgorithmPrediction& t : tried) {
+    if (*t.predicted_us <= best_us * (1.0 + kStripeGain)) {
+      t.note += ", " + std::to_string(t.knobs.stripes) + (t.knobs.stripes == 1 ? " stripe" : " stripes");
+      return t;
+    }
+  }
+  return tried.front();
+}
+
 }  // namespace
+
+std::string describe_run(const std::string& algorithm, const AlgorithmKnobs& knobs) {
+  if (algorithm == "overlap" && knobs.stripes > 1) return algorithm + " with " + std::to_string(knobs.stripes) + " stripes";
+  return algorithm;
+}
 
 AutoChoice select_alltoall(const AlltoallProblem& problem, const MachineCost& machine, Predictions predictions,
                            std::span<const AlltoallAlgorithm> candidates) {
@@ -40,7 +76,7 @@ AutoChoice select_alltoall(const AlltoallProblem& problem, const MachineCost& ma
   if (const auto unusable = check_machine(machine)) {
     for (const AlltoallAlgorithm& algorithm : candidates) {
       if (algorithm.name != "auto")
-        choice.predictions.push_back({std::string(algorithm.name), std::nullopt, *unusable});
+        choice.predictions.push_back({std::string(algorithm.name), std::nullopt, *unusable, false, {}});
     }
     return choice;
   }
@@ -48,7 +84,7 @@ AutoChoice select_alltoall(const AlltoallProblem& problem, const MachineCost& ma
     const std::string why = "the topology describes " + std::to_string(problem.topology->size()) +
                             " ranks, the problem " + std::to_string(problem.size);
     for (const AlltoallAlgorithm& algorithm : candidates) {
-      if (algorithm.name != "auto") choice.predictions.push_back({std::string(algorithm.name), std::nullopt, why});
+      if (algorithm.name != "auto") choice.predictions.push_back({std::string(algorithm.name), std::nullopt, why, false, {}});
     }
     return choice;
   }
@@ -58,9 +94,13 @@ AutoChoice select_alltoall(const AlltoallProblem& problem, const MachineCost& ma
     if (algorithm.name == "auto") continue;
     const bool bounded = predictions == Predictions::enough_to_choose && !choice.algorithm.empty();
     const double give_up_above_us = bounded ? best_us : std::numeric_limits<double>::infinity();
-    AlgorithmPrediction prediction = predict_one(algorithm, problem, machine, pricing, give_up_above_us);
+    const bool stripes_to_choose = algorithm.name == "overlap" && problem.knobs.stripes == 0;
+    AlgorithmPrediction prediction = stripes_to_choose
+                                         ? predict_overlap(algorithm, problem, machine, pricing, give_up_above_us)
+                                         : predict_one(algorithm, problem, machine, pricing, give_up_above_us);
     if (prediction.predicted_us && (choice.algorithm.empty() || *prediction.predicted_us < best_us)) {
       choice.algorithm = prediction.algorithm;
+      choice.knobs = prediction.knobs;
       best_us = *prediction.predicted_us;
     }
     choice.predictions.push_back(std::move(prediction));
@@ -72,9 +112,10 @@ AutoChoice select_alltoall(const AlltoallProblem& problem, const Calibration& ca
   return select_alltoall(problem, calibration.machine(), predictions);
 }
 
-std::string choose_alltoall(const AlltoallProblem& problem, const Calibration& calibration) {
-  std::string name = select_alltoall(problem, calibration, Predictions::enough_to_choose).algorithm;
-  return name.empty() ? kAutoFallback : name;
+AutoRun choose_alltoall(const AlltoallProblem& problem, const Calibration& calibration) {
+  const AutoChoice choice = select_alltoall(problem, calibration, Predictions::enough_to_choose);
+  if (choice.algorithm.empty()) return {kAutoFallback, problem.knobs};
+  return {choice.algorithm, choice.knobs};
 }
 
 }  // namespace topocoll

@@ -5,6 +5,9 @@
 // Cost: the traffic forms (alltoall_traffic.hpp) are O(messages) per algorithm, no schedule
 // is built; algorithms without a form are predicted from their full schedule. To choose, a form
 // may stop as soon as its rounds exceed the best prediction so far (the choice is the same).
+// overlap's stripes (knobs.stripes) are chosen here when the caller leaves them at 0: 1, 2, 4
+// and 8 are predicted, and the fewest within 0.5% of the best of them win (each stripe is one
+// more message per block across, at a cost the model only sees as posting overhead).
 #pragma once
 
 #include <optional>
@@ -24,6 +27,7 @@ struct AlgorithmPrediction {
   std::optional<double> predicted_us;  // nullopt: not applicable, or not modelled
   std::string note;                    // how it was predicted ("traffic form", "schedule"), or why not
   bool at_least = false;               // stopped above the best: the time is at least predicted_us
+  AlgorithmKnobs knobs;                // the knobs predicted (overlap: the stripes chosen)
 };
 
 // Every prediction in full (to show them), or only as far as needed to choose.
@@ -31,6 +35,7 @@ enum class Predictions { all, enough_to_choose };
 
 struct AutoChoice {
   std::string algorithm;                         // empty only when nothing could be predicted
+  AlgorithmKnobs knobs;                          // the knobs to run it with
   std::vector<AlgorithmPrediction> predictions;  // one per candidate, in registry order
 };
 
@@ -41,10 +46,17 @@ AutoChoice select_alltoall(const AlltoallProblem& problem, const MachineCost& ma
 AutoChoice select_alltoall(const AlltoallProblem& problem, const Calibration& calibration,
                            Predictions predictions = Predictions::all);
 
-// What the executor calls: the name of the algorithm `auto` runs for this problem. Never empty:
-// if no algorithm can be predicted (a calibration that does not describe a machine), the
-// library's default algorithm, kAutoFallback.
+// What the executor calls: the algorithm `auto` runs for this problem, and its knobs. Never
+// empty: if no algorithm can be predicted (a calibration that does not describe a machine), the
+// library's default algorithm, kAutoFallback, with the problem's knobs.
 inline constexpr const char* kAutoFallback = "pairwise";
-std::string choose_alltoall(const AlltoallProblem& problem, const Calibration& calibration);
+struct AutoRun {
+  std::string algorithm;
+  AlgorithmKnobs knobs;
+};
+AutoRun choose_alltoall(const AlltoallProblem& problem, const Calibration& calibration);
+
+// "overlap with 2 stripes", or the bare name: how tools print what auto runs.
+std::string describe_run(const std::string& algorithm, const AlgorithmKnobs& knobs);
 
 }  // namespace topocoll

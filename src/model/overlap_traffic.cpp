@@ -1,6 +1,6 @@
 // overlap's traffic form (src/algorithms/overlap.cpp): the shift rounds inside each outermost
 // group, and the transfers across groups as one group kept in flight from round 0 to the last
-// (round_timeline.hpp); with a single round they are part of it.
+// (round_timeline.hpp), each block in its stripes; with a single round they are part of it.
 #include <algorithm>
 #include <vector>
 
@@ -17,10 +17,15 @@ std::optional<double> predict_overlap_from_traffic_us(const AlltoallProblem& pro
   const int p = problem.size;
   const OverlapPeers peers(*topology, p);
   const std::size_t rounds = peers.rounds();
+  const int stripes = overlap_stripes(problem.knobs);
+  auto add_striped = [stripes](int peer, std::size_t bytes, std::vector<MessageLoad>& messages) {
+    const int pieces = stripe_count(stripes, bytes);
+    for (int i = 0; i < pieces; ++i) messages.push_back({peer, stripe_of(bytes, pieces, i).second});
+  };
   auto add_across = [&](int rank, RankRoundLoad& load) {
     for (int peer : peers.across(rank)) {
-      load.recvs.push_back({peer, problem.bytes(peer, rank)});
-      load.sends.push_back({peer, problem.bytes(rank, peer)});
+      add_striped(peer, problem.bytes(peer, rank), load.recvs);
+      add_striped(peer, problem.bytes(rank, peer), load.sends);
     }
   };
 

@@ -47,10 +47,12 @@ struct LocalCopy {
 // t + k must be a round of the rank). A send reads the state left by earlier rounds and this
 // round's copies, and its bytes must not change until it completes; a receive's data is
 // visible from the round after it completes, and nothing may read or write its bytes before.
-// At most one send and one receive per peer per round; a send and its receive are posted in
-// the same round (their overlap_rounds may differ). Posting in round order on both sides
-// keeps MPI's matching order, and no round can deadlock: the partner of every transfer due
-// at the end of round t posted its side in a round <= t.
+// A send and its receive are posted in the same round (their overlap_rounds may differ).
+// Several messages between two ranks in one round match in list order: the k-th send to a
+// peer meets the peer's k-th receive from the sender (the executor posts each list in order,
+// and MPI does not let messages between two ranks overtake). Posting in round order on both
+// sides keeps MPI's matching order, and no round can deadlock: the partner of every transfer
+// due at the end of round t posted its side in a round <= t.
 struct Round {
   std::vector<LocalCopy> copies;
   std::vector<Transfer> sends;

@@ -282,8 +282,15 @@ class SymbolicRun {
     }
   }
 
+  // The k-th transfer with `peer` in `list` (0-based), or null.
+  static const Transfer* kth_with(const std::vector<Transfer>& list, int peer, std::size_t k) {
+    for (const Transfer& x : list) {
+      if (x.peer == peer && k-- == 0) return &x;
+    }
+    return nullptr;
+  }
+
   bool check_peers(int rank, std::size_t t, const std::vector<Transfer>& list, const char* what) {
-    std::vector<bool> seen(static_cast<std::size_t>(p_), false);
     bool ok = true;
     for (const Transfer& tr : list) {
       if (tr.peer < 0 || tr.peer >= p_) {
@@ -293,11 +300,6 @@ class SymbolicRun {
       } else if (tr.peer == rank) {
         error(where(rank, t) + what + " to itself: use a local copy");
         ok = false;
-      } else if (seen[tr.peer]) {
-        error(where(rank, t) + "two " + what + "s with peer " + std::to_string(tr.peer) + " in one round");
-        ok = false;
-      } else {
-        seen[tr.peer] = true;
       }
     }
     return ok;
@@ -313,7 +315,9 @@ class SymbolicRun {
     for (int r = 0; r < p_; ++r) run_copies(r, t, round_of(r));
 
     // Payloads are read after the copies and before any receive of the round lands.
-    std::map<std::pair<int, int>, std::vector<Label>> in_flight;  // (src, dst) -> payload
+    // (src, dst) -> payloads of the round's messages, in posting order: several messages between
+    // two ranks in one round match in the order both sides post them (MPI's non-overtaking rule).
+    std::map<std::pair<int, int>, std::vector<std::vector<Label>>> in_flight;
     for (int r = 0; r < p_; ++r) {
       const Round& round = round_of(r);
       const bool peers_ok = check_peers(r, t, round.sends, "send") & check_peers(r, t, round.recvs, "receive");
@@ -330,16 +334,19 @@ class SymbolicRun {
         for (const Segment& seg : send.segments) {
           ok = ok && in_bounds(r, t, seg) && clear_of_receives(r, t, seg, "send") && readable(r, t, seg, "send");
         }
-        if (ok) in_flight[{r, send.peer}] = gather(r, send.segments);
+        auto& payloads = in_flight[{r, send.peer}];
+        payloads.push_back(ok ? gather(r, send.segments) : std::vector<Label>{});
+        if (!ok) payloads.back().assign(send.bytes() + 1, 0);  // matches no receive: never delivered
       }
     }
-    // Every send must meet a receive of the same size, and vice versa.
+    // Every send must meet a receive of the same size, and vice versa: the k-th send from r to
+    // a peer meets the peer's k-th receive from r.
     for (int r = 0; r < p_; ++r) {
+      std::map<int, std::size_t> sent;  // per peer: sends so far in this round
       for (const Transfer& send : round_of(r).sends) {
         if (send.peer < 0 || send.peer >= p_ || send.peer == r) continue;
-        const auto& recvs = round_of(send.peer).recvs;
-        auto match = std::find_if(recvs.begin(), recvs.end(), [&](const Transfer& x) { return x.peer == r; });
-        if (match == recvs.end()) {
+        const Transfer* match = kth_with(round_of(send.peer).recvs, r, sent[send.peer]++);
+        if (match == nullptr) {
           error(where(r, t) + "send of " + std::to_string(send.bytes()) + " bytes to rank " +
                 std::to_string(send.peer) + " has no matching receive there (it would never complete)");
         } else if (match->bytes() != send.bytes()) {
@@ -347,10 +354,10 @@ class SymbolicRun {
                 std::to_string(send.peer) + " meets a receive of " + std::to_string(match->bytes()) + " bytes");
         }
       }
+      std::map<int, std::size_t> received;  // per peer: receives so far in this round
       for (const Transfer& recv : round_of(r).recvs) {
         if (recv.peer < 0 || recv.peer >= p_ || recv.peer == r) continue;
-        const auto& sends = round_of(recv.peer).sends;
-        if (std::none_of(sends.begin(), sends.end(), [&](const Transfer& x) { return x.peer == r; })) {
+        if (kth_with(round_of(recv.peer).sends, r, received[recv.peer]++) == nullptr) {
           error(where(r, t) + "receive from rank " + std::to_string(recv.peer) +
                 " has no matching send there (it would wait forever)");
         }
@@ -359,13 +366,15 @@ class SymbolicRun {
     // Deliver what completes now; what stays in flight lands at the end of its last round.
     for (int r = 0; r < p_; ++r) {
       lock_in_flight(r, t, round_of(r));
+      std::map<int, std::size_t> received;
       for (const Transfer& recv : round_of(r).recvs) {
+        const std::size_t k = received[recv.peer]++;
         auto it = in_flight.find({recv.peer, r});
-        if (it == in_flight.end() || it->second.size() != recv.bytes()) continue;
+        if (it == in_flight.end() || k >= it->second.size() || it->second[k].size() != recv.bytes()) continue;
         if (recv.overlap_rounds == 0) {
-          deliver(r, t, recv, it->second);
+          deliver(r, t, recv, it->second[k]);
         } else {
-          pending_[t + recv.overlap_rounds].push_back({r, t, &recv, it->second});
+          pending_[t + recv.overlap_rounds].push_back({r, t, &recv, it->second[k]});
         }
       }
     }

@@ -1,8 +1,9 @@
 // The schedule verifier: runs a Schedule symbolically for all ranks at once and proves that
 //  - every segment lies inside its buffer, and nothing writes the caller's send buffer;
-//  - every send meets, in the same round, a receive of the same size from the same peer
-//    (so no round can deadlock: by the round semantics of schedule.hpp, a round whose
-//    messages all match completes on every rank);
+//  - every send meets, in the same round, a receive of the same size from the same peer (the
+//    k-th send to a peer in a round meets that peer's k-th receive from the sender: MPI's
+//    matching order), so no round can deadlock: by the round semantics of schedule.hpp, a
+//    round whose messages all match completes on every rank;
 //  - no receive overlaps another receive or a send of the same round (MPI forbids touching
 //    a buffer in use), and no send reads bytes that nothing has written yet;
 //  - a transfer kept in flight across rounds (overlap_rounds) completes within its rank's

@@ -97,6 +97,9 @@ TEST_F(AlltoallErrors, BadOptions) {
   options.max_requests = 0;
   options.copy_bandwidth = -5.0;
   expect_error(run(options), MPI_ERR_ARG, "copy_bandwidth");
+  options.copy_bandwidth = 0.0;
+  options.stripes = -2;
+  expect_error(run(options), MPI_ERR_ARG, "stripes");
 }
 
 TEST_F(AlltoallErrors, NullAndUncommittedDatatypes) {

@@ -1,6 +1,7 @@
 // overlap on real MPI: every split of the world into two clusters, a non-contiguous placement,
-// three clusters, a bounded request window and MPI_IN_PLACE, each byte-exact against
-// MPI_Alltoall (its transfers across clusters stay in flight through the in-cluster rounds).
+// three clusters, a bounded request window, MPI_IN_PLACE and blocks across cut in stripes, each
+// byte-exact against MPI_Alltoall (its transfers across clusters stay in flight through the
+// in-cluster rounds).
 #include <algorithm>
 #include <cstdio>
 
@@ -59,6 +60,25 @@ TEST_F(Overlap, BoundedWindowAndInPlace) {
   bounded.max_requests = 2;
   expect_exact(700, bounded);
   expect_exact(700, overlap_on(spec), true);
+}
+
+// Several messages per block across, matched in order: counts below, at and above the stripes.
+TEST_F(Overlap, StripedBlocksMatchMpiAlltoall) {
+  const int p = size_of(MPI_COMM_WORLD);
+  if (p < 2) GTEST_SKIP();
+  for (int stripes : {2, 3, 8}) {
+    for (int n1 : {1, p / 2}) {
+      if (n1 < 1) continue;
+      AlltoallOptions options = overlap_on("clusters:" + std::to_string(n1) + "," + std::to_string(p - n1));
+      options.stripes = stripes;
+      for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{1001}}) {
+        expect_exact(count, options);
+      }
+      expect_exact(333, options, true);
+      options.max_requests = 2;
+      expect_exact(333, options);
+    }
+  }
 }
 
 }  // namespace

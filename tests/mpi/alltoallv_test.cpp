@@ -88,6 +88,10 @@ TEST_F(Alltoallv, TopologyAwareMatchMpiAlltoallv) {
                    true);
     if (p >= 3) expect_matches(MPI_COMM_WORLD, with(name, "clusters:1,1," + std::to_string(p - 2)), true);
   }
+  AlltoallOptions striped = with("overlap", "clusters:" + std::to_string(p / 2) + "," + std::to_string(p - p / 2));
+  striped.stripes = 3;
+  expect_matches(MPI_COMM_WORLD, striped, false);
+  expect_matches(MPI_COMM_WORLD, striped, true);
 }
 
 TEST_F(Alltoallv, StridedDatatypeLeavesHolesAlone) {

@@ -1,11 +1,13 @@
 // overlap: proven by the verifier on every two-cluster shape up to 16 + 16, random placements,
 // three and four clusters, a two-level topology and alltoallv sizes; its transfers across
-// clusters are posted in round 0 and complete in the last round, one per pair of ranks.
+// clusters are posted in round 0 and complete in the last round, one per pair of ranks (or
+// `stripes` per pair, each block cut into equal parts).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 
+#include "algorithms/overlap.hpp"
 #include "algorithms/registry.hpp"
 #include "schedule/statistics.hpp"
 #include "schedule/verifier.hpp"
@@ -23,10 +25,12 @@ Topology clusters_of(const std::vector<int>& sizes, std::mt19937* shuffle = null
 
 const AlltoallAlgorithm& overlap() { return *find_alltoall_algorithm("overlap"); }
 
-void check(const Topology& topo, std::size_t b, const std::vector<int>& sizes) {
+void check(const Topology& topo, std::size_t b, const std::vector<int>& sizes, int stripes = 0) {
   std::string shape;
   for (int n : sizes) shape += std::to_string(n) + " ";
+  shape += "(stripes " + std::to_string(stripes) + ")";
   AlltoallProblem problem{topo.size(), b, &topo, {}};
+  problem.knobs.stripes = stripes;
   ASSERT_TRUE(overlap().supports(problem).ok) << overlap().supports(problem).reason;
   const Schedule schedule = build_full_schedule(overlap(), problem);
   const Verdict verdict = verify(schedule);
@@ -37,7 +41,7 @@ void check(const Topology& topo, std::size_t b, const std::vector<int>& sizes) {
   EXPECT_EQ(stats.rounds, rounds) << shape;
   std::size_t across = 0;
   for (int n : sizes) across += static_cast<std::size_t>(n) * static_cast<std::size_t>(topo.size() - n);
-  EXPECT_EQ(stats.cross.messages, across) << shape;
+  EXPECT_EQ(stats.cross.messages, across * static_cast<std::size_t>(stripe_count(stripes, b))) << shape;
   // Every message across is posted in round 0 and kept in flight to the last round.
   for (int r = 0; r < topo.size(); ++r) {
     for (std::size_t t = 0; t < schedule.ranks[r].rounds.size(); ++t) {
@@ -65,6 +69,55 @@ TEST(OverlapSchedule, RandomPlacementsAndMoreClusters) {
     check(clusters_of(sizes, &rng), 1 + rng() % 3, sizes);
   }
   check(clusters_of({7}), 3, {7});  // one group: the shift exchange
+}
+
+TEST(OverlapSchedule, StripesCutEveryBlockAcross) {
+  for (int stripes : {1, 2, 3, 5})
+    for (int n1 = 1; n1 <= 6; ++n1)
+      for (int n2 = n1; n2 <= 7; ++n2) check(clusters_of({n1, n2}), 7, {n1, n2}, stripes);
+  check(clusters_of({3, 4}), 2, {3, 4}, 5);  // fewer bytes than stripes: one byte per message
+  check(clusters_of({2, 3}), 0, {2, 3}, 4);  // empty blocks: one message each
+}
+
+TEST(OverlapSchedule, StripesAreEqualPartsCoveringTheBlock) {
+  for (std::size_t bytes : {std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{1} << 40}) {
+    for (int stripes : {1, 2, 3, 8}) {
+      const int pieces = stripe_count(stripes, bytes);
+      std::size_t next = 0, smallest = bytes, largest = 0;
+      for (int i = 0; i < pieces; ++i) {
+        const auto [offset, length] = stripe_of(bytes, pieces, i);
+        EXPECT_EQ(offset, next) << bytes << " / " << stripes;
+        next += length;
+        smallest = std::min(smallest, length);
+        largest = std::max(largest, length);
+      }
+      EXPECT_EQ(next, bytes);
+      EXPECT_LE(largest - smallest, 1u) << bytes << " / " << stripes;
+      EXPECT_GE(smallest, 1u);
+    }
+  }
+}
+
+TEST(OverlapSchedule, AlltoallvStripes) {
+  std::mt19937 rng(7);
+  const Topology topo = clusters_of({3, 4}, &rng);
+  std::vector<std::vector<std::size_t>> sizes(7, std::vector<std::size_t>(7));
+  for (auto& row : sizes)
+    for (auto& s : row) s = rng() % 9;
+  const KnownBlocks blocks(sizes, 3);
+  AlltoallProblem problem{7, 0, &topo, {}, &blocks};
+  problem.knobs.stripes = 3;
+  const Verdict verdict = verify(build_full_schedule(overlap(), problem), blocks);
+  EXPECT_TRUE(verdict.ok) << verdict.summary();
+}
+
+TEST(OverlapSchedule, NegativeStripesDoNotApply) {
+  const Topology topo = clusters_of({2, 2});
+  AlltoallProblem problem{4, 8, &topo, {}};
+  problem.knobs.stripes = -1;
+  const Applicability fits = overlap().supports(problem);
+  EXPECT_FALSE(fits.ok);
+  EXPECT_NE(fits.reason.find("stripes"), std::string::npos) << fits.reason;
 }
 
 TEST(OverlapSchedule, TwoLevelTopologyUsesTheOutermost) {

@@ -1,7 +1,7 @@
 // Every traffic form (the model fed with an algorithm's peers and bytes, no schedule built) gives
 // exactly the time the model reads off the algorithm's real schedule: on flat, two-cluster,
 // three-cluster and two-level topologies with shuffled placements, machines where ranks,
-// lone messages or the backbone dominate, and lg's pieces.
+// lone messages or the backbone dominate, lg's pieces and overlap's stripes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -101,6 +101,21 @@ TEST(TrafficForms, LgPieces) {
       knobs.max_scratch_bytes = cap;
       expect_forms_match(AlltoallProblem{topology.size(), 100, &topology, knobs},
                          "segment=" + std::to_string(segment) + " cap=" + std::to_string(cap));
+    }
+  }
+}
+
+TEST(TrafficForms, OverlapStripes) {
+  std::mt19937 rng(11);
+  for (const auto& sizes : std::vector<std::vector<int>>{{3, 7}, {4, 4}, {2, 3, 4}}) {
+    const Topology topology = clusters_of(sizes, &rng);
+    for (int stripes : {2, 3, 8}) {
+      for (std::size_t b : {std::size_t{0}, std::size_t{5}, std::size_t{1000}}) {
+        AlgorithmKnobs knobs;
+        knobs.stripes = stripes;
+        expect_forms_match(AlltoallProblem{topology.size(), b, &topology, knobs},
+                           topology.describe() + " stripes=" + std::to_string(stripes) + " b=" + std::to_string(b));
+      }
     }
   }
 }

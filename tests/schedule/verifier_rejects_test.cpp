@@ -96,10 +96,30 @@ TEST(VerifierRejects, ReadingUnwrittenScratch) {
   expect_rejected(s, "nothing has written");
 }
 
+// Two messages to one peer in one round match the peer's receives in order: a second send
+// without a second receive, or halves received in the wrong sizes, are caught.
 TEST(VerifierRejects, TwoMessagesToOnePeerInOneRound) {
   Schedule s = correct("pairwise", 2, 2);
   s.ranks[0].rounds[0].sends.push_back(s.ranks[0].rounds[0].sends[0]);
-  expect_rejected(s, "two sends with peer 1");
+  expect_rejected(s, "no matching receive");
+
+  Schedule halves = correct("pairwise", 2, 4);  // rank 0 sends its block for 1 in two messages
+  Transfer& send = halves.ranks[0].rounds[0].sends[0];
+  Transfer& recv = halves.ranks[1].rounds[0].recvs[0];
+  ASSERT_EQ(send.segments.size(), 1u);
+  ASSERT_EQ(recv.segments.size(), 1u);
+  Transfer second_send = send, second_recv = recv;
+  send.segments[0].length = 1;
+  second_send.segments[0].offset += 1;
+  second_send.segments[0].length = 3;
+  recv.segments[0].length = 1;
+  second_recv.segments[0].offset += 1;
+  second_recv.segments[0].length = 3;
+  halves.ranks[0].rounds[0].sends.push_back(second_send);
+  halves.ranks[1].rounds[0].recvs.push_back(second_recv);
+  EXPECT_TRUE(verify(halves).ok) << verify(halves).summary();
+  std::swap(halves.ranks[1].rounds[0].recvs[0], halves.ranks[1].rounds[0].recvs[1]);  // sizes 3, 1 against 1, 3
+  expect_rejected(halves, "meets a receive of 3 bytes");
 }
 
 TEST(VerifierRejects, SelfMessage) {
