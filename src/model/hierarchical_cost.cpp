@@ -165,11 +165,13 @@ double RoundCostMeter::shared_link_drain_us(const BackboneLoad& one, const Windo
 }
 
 // The earliest time a shared capacity can carry bytes that become available at their release
-// times: max over k of (k-th release + bytes released from then on / capacity).
-double RoundCostMeter::drain_us(const std::vector<Release>& a, const std::vector<Release>* b, double bytes_per_us) {
+// times, none before floor_us: max over k of (k-th release + bytes released from then on / capacity).
+double RoundCostMeter::drain_us(const std::vector<Release>& a, const std::vector<Release>* b, double bytes_per_us,
+                                double floor_us) {
   releases_.assign(a.begin(), a.end());
   if (b) releases_.insert(releases_.end(), b->begin(), b->end());
   if (releases_.empty()) return 0.0;
+  for (Release& r : releases_) r.first = std::max(r.first, floor_us);
   std::size_t total = 0;
   double first = releases_.front().first, last = first;
   for (const Release& r : releases_) {
@@ -199,22 +201,23 @@ double RoundCostMeter::finish(const Window* window) {
   double round_us = slowest_us_;
   if (crossings_ > 0) {
     const BackboneCost& bb = *pricing_->machine().backbone;
-    const double start_us = longest_copy_us_ + pricing_->machine().send_overhead_us + pricing_->backbone_latency_us();
+    // The flows across move no data before their backbone latency has passed, and the flows
+    // inside their groups take the links meanwhile: a release earlier than the latency costs
+    // nothing (drain_us's floor).
+    const double start_us = longest_copy_us_ + pricing_->machine().send_overhead_us;
+    const double latency_us = pricing_->backbone_latency_us();
     for (std::size_t i = 0; i < crossings_; ++i) {
       const BackboneLoad& one = backbone_[i];
       if (one.flows == 0) continue;
       const double capacity = bb.capacity_bytes_per_us(one.flows);
-      round_us = std::max(round_us, start_us + std::max(drain_us(one.senders, nullptr, capacity),
-                                                        drain_us(one.receivers, nullptr, capacity)));
+      round_us = std::max(round_us, start_us + std::max(drain_us(one.senders, nullptr, capacity, latency_us),
+                                                        drain_us(one.receivers, nullptr, capacity, latency_us)));
       const BackboneLoad* back = find_crossing(one.to, one.from);
       const double both = bb.duplex_ratio * bb.capacity_bytes_per_us((one.flows + (back ? back->flows : 0)) / 2.0);
-      round_us =
-          std::max(round_us, start_us + std::max(drain_us(one.senders, back ? &back->senders : nullptr, both),
-                                                 drain_us(one.receivers, back ? &back->receivers : nullptr, both)));
-      if (window && bb.near_weight > 0) {
-        round_us = std::max(round_us, start_us - pricing_->backbone_latency_us() +
-                                          shared_link_drain_us(one, *window, capacity));
-      }
+      round_us = std::max(
+          round_us, start_us + std::max(drain_us(one.senders, back ? &back->senders : nullptr, both, latency_us),
+                                        drain_us(one.receivers, back ? &back->receivers : nullptr, both, latency_us)));
+      if (window && bb.near_weight > 0) round_us = std::max(round_us, start_us + shared_link_drain_us(one, *window, capacity));
     }
   }
   if (recording_) {

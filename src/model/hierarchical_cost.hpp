@@ -8,9 +8,10 @@
 //    messages are posted, and the last one posted still has to go;
 //  - each message on its own: the sender's copies + o + latency + bytes / bandwidth of its level;
 //  - the backbone: for each ordered pair of groups it joins, the round's longest copy + o +
-//    backbone latency + the time to drain the bytes from one group to the other through the
-//    one-direction capacity (at that many flows); for each unordered pair, the same with both
-//    directions and duplex_ratio times the capacity. Draining respects release times, which
+//    the time to drain the bytes from one group to the other through the one-direction
+//    capacity (at that many flows), none moving before the backbone latency; for each
+//    unordered pair, the same with both directions and duplex_ratio times the capacity.
+//    Draining respects release times (a flow moves data from max(latency, its release)), which
 //    model latency-weighted sharing (TCP's RTT unfairness, which SimGrid's network models
 //    reproduce): a rank's flows inside its group take its link before its flows across the
 //    backbone, which are released once its in-group bytes are through at injection bandwidth
@@ -97,7 +98,7 @@ class RoundCostMeter {
   void add_backbone_traffic(int rank, const RankRoundLoad& load);
   BackboneLoad& crossing(int from, int to);
   const BackboneLoad* find_crossing(int from, int to) const;
-  double drain_us(const std::vector<Release>& a, const std::vector<Release>* b, double bytes_per_us);
+  double drain_us(const std::vector<Release>& a, const std::vector<Release>* b, double bytes_per_us, double floor_us);
   // From the group's start (after its copies and posting): when `one` has crossed, its flows
   // sharing the links with the window's flows inside the groups (near_weight).
   double shared_link_drain_us(const BackboneLoad& one, const Window& window, double capacity) const;

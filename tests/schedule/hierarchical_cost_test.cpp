@@ -54,9 +54,12 @@ TEST(HierarchicalCost, TamWangEquationsAtSixteen) {
 // and to ranks 2, 3 (across); copies its own block (1 us at 1000 bytes/us).
 //  rank:     copy 1 + latency 100 + max(3 * o, o + 3000 / 50) = 1 + 100 + 61 = 162
 //  message:  copy 1 + o 1 + 100 + 1000 / 10 = 202 (across)
-//  backbone: every rank releases its flows across after its 1000 in-cluster bytes (20 us);
-//            4000 bytes each way at 5 bytes/us: 20 + 800; start 1 + 1 + 100: 922
-//            (both ways: 8000 bytes at 10 bytes/us, also 922).
+//  backbone: every rank releases its flows across after its 1000 in-cluster bytes (20 us),
+//            within their 100 us latency, which costs nothing: data moves from max(100, 20);
+//            4000 bytes each way at 5 bytes/us: start 1 + 1, then 100 + 800: 902
+//            (both ways: 8000 bytes at 10 bytes/us, also 902).
+//  With a 10 us latency across the release decides: 1 + 1 + 20 + 800 = 822 (rank: 1 + 10 +
+//  61 = 72; message: 1 + 1 + 10 + 100 = 112).
 TEST(HierarchicalCost, TwoClusterDirectByHand) {
   MachineCost m;
   m.levels = {{"cluster", 100.0, 10.0}, {"same group", 10.0, 100.0}};
@@ -69,7 +72,10 @@ TEST(HierarchicalCost, TwoClusterDirectByHand) {
   const Topology topology = test_machines::two_clusters(2, 2);
   const AlltoallProblem problem{4, 1000, &topology, {}};
   const Schedule schedule = build_full_schedule(*find_alltoall_algorithm("direct"), problem);
-  EXPECT_NEAR(predict_hierarchical_us(schedule, m, &topology), 922.0, 1e-9);
+  EXPECT_NEAR(predict_hierarchical_us(schedule, m, &topology), 902.0, 1e-9);
+  MachineCost near = m;
+  near.levels[0].latency_us = 10.0;
+  EXPECT_NEAR(predict_hierarchical_us(schedule, near, &topology), 822.0, 1e-9);
 
   // A fast backbone: the slowest lone message (202 us) decides.
   m.backbone = BackboneCost{"cluster", {{30, 1000.0}}, 2.0};
