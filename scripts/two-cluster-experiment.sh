@@ -106,21 +106,26 @@ announce() {
 
 # Runs simulate.sh (the SimGrid configuration goes to the log) and prints the CSV, without its
 # header unless $1 is 'header'.
-# A call that exceeds call_limit seconds of wall-clock time is stopped (its algorithms then
-# show '-' in the tables) and the log says so.
+# A call that exceeds call_limit seconds of wall-clock time is stopped, and a call that fails
+# (SimGrid crashes in a few configurations) is skipped: their algorithms then show '-' in the
+# tables, and the log says which and why; the study goes on.
 run() {
   local header=$1
   shift
   echo "## scripts/simulate.sh --model $model ${extra[*]} $*" >>"$log"
   local status=0 output
   output=$(timeout -k 10 "$call_limit" "$simulate" --model "$model" "${extra[@]}" "$@" 2>>"$log") || status=$?
-  ((status != 124 && status != 137)) || echo "# stopped after ${call_limit} s of wall-clock time (not run)" >>"$log"
+  if ((status == 124 || status == 137)); then
+    echo "# stopped after ${call_limit} s of wall-clock time (not run)" >>"$log"
+  elif ((status != 0)); then
+    echo "# failed with exit status $status (not run)" >>"$log"
+    echo "two-cluster-experiment.sh: a simulation failed (status $status), see $log" >&2
+  fi
   if [[ -n "$output" && "$header" == header ]]; then
     printf '%s\n' "$output"
   elif [[ -n "$output" ]]; then
     printf '%s\n' "$output" | tail -n +2
   fi
-  ((status == 0 || status == 124 || status == 137)) || return "$status"
 }
 
 # What Open MPI 4.1's decision (SMPI's ompi selector) runs at P ranks and B bytes per block is
@@ -285,7 +290,9 @@ fi
 elapsed=$((SECONDS - start))
 echo "# total wall-clock time: ${elapsed} s" >>"$log"
 
-awk -f "$repo/scripts/two-cluster-table.awk" -v dir="$out" -v model="$model" -v figures="$figures" \
-  >"$out/tables.md"
-"$repo/scripts/two-cluster-plot.sh" "$out" "$figures"
+# With --append the directory holds a whole study: its tables and plots cover every figure.
+shown=$figures
+((append)) && shown=all
+awk -f "$repo/scripts/two-cluster-table.awk" -v dir="$out" -v model="$model" -v figures="$shown" >"$out/tables.md"
+"$repo/scripts/two-cluster-plot.sh" "$out" "$shown"
 echo "done in ${elapsed} s: $out/tables.md and the plots beside it" >&2
