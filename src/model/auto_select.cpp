@@ -55,7 +55,8 @@ AlgorithmPrediction predict_overlap(const AlltoallAlgorithm& algorithm, const Al
   double best_us = *tried.front().predicted_us;
   for (const AlgorithmPrediction& t : tried) best_us = std::min(best_us, *t.predicted_us);
   for (AlgorithmPrediction& t : tried) {
-    if (*t.predicted_us <= best_us * (1.0 + kStripeGain)) {
+    // A form stopped above the best so far only bounds its time from below: not a candidate.
+    if (!t.at_least && *t.predicted_us <= best_us * (1.0 + kStripeGain)) {
       t.note += ", " + std::to_string(t.knobs.stripes) + (t.knobs.stripes == 1 ? " stripe" : " stripes");
       return t;
     }
