@@ -101,18 +101,19 @@ RankSchedule build_overlap(const AlltoallProblem& problem, int rank) {
   const std::size_t rounds = peers.rounds();
   s.rounds.resize(rounds);
   const int stripes = overlap_stripes(problem.knobs);
-  // Stripe i of a segment: sender and receiver cut the same block size the same way, and MPI
-  // keeps the order of messages between two ranks, so the pieces match in order.
-  auto stripe = [stripes](Segment whole, int i) {
-    const auto [offset, length] = stripe_of(whole.length, stripe_count(stripes, whole.length), i);
-    whole.offset += offset;
-    whole.length = length;
-    return whole;
+  // A block across as its stripes, kept in flight to the last round: sender and receiver cut
+  // the same block size the same way, and MPI keeps the order of messages between two ranks,
+  // so the pieces match in order.
+  auto post_striped = [&](std::vector<Transfer>& list, int peer, const Segment& whole) {
+    const int pieces = stripe_count(stripes, whole.length);
+    for (int i = 0; i < pieces; ++i) {
+      const auto [offset, length] = stripe_of(whole.length, pieces, i);
+      list.push_back({peer, {Segment{whole.buffer, whole.offset + offset, length}}, rounds - 1});
+    }
   };
   for (int peer : peers.across(rank)) {
-    const Segment in = problem.recv_segment(rank, peer), out = problem.send_segment(rank, peer);
-    for (int i = 0; i < stripe_count(stripes, in.length); ++i) s.rounds[0].recvs.push_back({peer, {stripe(in, i)}, rounds - 1});
-    for (int i = 0; i < stripe_count(stripes, out.length); ++i) s.rounds[0].sends.push_back({peer, {stripe(out, i)}, rounds - 1});
+    post_striped(s.rounds[0].recvs, peer, problem.recv_segment(rank, peer));
+    post_striped(s.rounds[0].sends, peer, problem.send_segment(rank, peer));
   }
   for (std::size_t t = 0; t < rounds; ++t) {
     const auto [to, from] = peers.inside(rank, static_cast<int>(t) + 1);

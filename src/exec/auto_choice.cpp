@@ -50,11 +50,7 @@ MaybeFailure resolve_auto(CommState& state, CheckedAlltoall& call, MPI_Comm priv
       // For alltoallv only the algorithms that take blocks of different sizes.
       if (a.build != nullptr && (!variable || a.supports(call.problem).ok)) candidates.push_back(a);
     }
-    const AutoChoice choice =
-        select_alltoall(uniform, calibration->machine(), Predictions::enough_to_choose, candidates);
-    AutoRun run{choice.algorithm, choice.knobs};
-    if (run.algorithm.empty()) run = {kAutoFallback, call.problem.knobs};
-    cached = state.auto_choices().emplace(key, std::move(run)).first;
+    cached = state.auto_choices().emplace(key, choose_alltoall(uniform, calibration->machine(), candidates)).first;
   }
   call.algorithm = find_alltoall_algorithm(cached->second.algorithm);
   call.problem.knobs = cached->second.knobs;

@@ -67,7 +67,9 @@ AlgorithmPrediction predict_overlap(const AlltoallAlgorithm& algorithm, const Al
 }  // namespace
 
 std::string describe_run(const std::string& algorithm, const AlgorithmKnobs& knobs) {
-  if (algorithm == "overlap" && knobs.stripes > 1) return algorithm + " with " + std::to_string(knobs.stripes) + " stripes";
+  if (algorithm == "overlap" && knobs.stripes > 1) {
+    return algorithm + " with " + std::to_string(knobs.stripes) + " stripes";
+  }
   return algorithm;
 }
 
@@ -113,10 +115,15 @@ AutoChoice select_alltoall(const AlltoallProblem& problem, const Calibration& ca
   return select_alltoall(problem, calibration.machine(), predictions);
 }
 
-AutoRun choose_alltoall(const AlltoallProblem& problem, const Calibration& calibration) {
-  const AutoChoice choice = select_alltoall(problem, calibration, Predictions::enough_to_choose);
+AutoRun choose_alltoall(const AlltoallProblem& problem, const MachineCost& machine,
+                        std::span<const AlltoallAlgorithm> candidates) {
+  const AutoChoice choice = select_alltoall(problem, machine, Predictions::enough_to_choose, candidates);
   if (choice.algorithm.empty()) return {kAutoFallback, problem.knobs};
   return {choice.algorithm, choice.knobs};
+}
+
+AutoRun choose_alltoall(const AlltoallProblem& problem, const Calibration& calibration) {
+  return choose_alltoall(problem, calibration.machine(), alltoall_algorithms());
 }
 
 }  // namespace topocoll

@@ -55,6 +55,9 @@ struct AutoRun {
   AlgorithmKnobs knobs;
 };
 AutoRun choose_alltoall(const AlltoallProblem& problem, const Calibration& calibration);
+// The same on a machine, among `candidates` (the executor's, for alltoallv).
+AutoRun choose_alltoall(const AlltoallProblem& problem, const MachineCost& machine,
+                        std::span<const AlltoallAlgorithm> candidates);
 
 // "overlap with 2 stripes", or the bare name: how tools print what auto runs.
 std::string describe_run(const std::string& algorithm, const AlgorithmKnobs& knobs);

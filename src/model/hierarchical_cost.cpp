@@ -217,7 +217,9 @@ double RoundCostMeter::finish(const Window* window) {
       round_us = std::max(
           round_us, start_us + std::max(drain_us(one.senders, back ? &back->senders : nullptr, both, latency_us),
                                         drain_us(one.receivers, back ? &back->receivers : nullptr, both, latency_us)));
-      if (window && bb.near_weight > 0) round_us = std::max(round_us, start_us + shared_link_drain_us(one, *window, capacity));
+      if (window && bb.near_weight > 0) {
+        round_us = std::max(round_us, start_us + shared_link_drain_us(one, *window, capacity));
+      }
     }
   }
   if (recording_) {

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -317,7 +318,8 @@ class SymbolicRun {
     // Payloads are read after the copies and before any receive of the round lands.
     // (src, dst) -> payloads of the round's messages, in posting order: several messages between
     // two ranks in one round match in the order both sides post them (MPI's non-overtaking rule).
-    std::map<std::pair<int, int>, std::vector<std::vector<Label>>> in_flight;
+    // A send found faulty holds no payload: its receive gets nothing.
+    std::map<std::pair<int, int>, std::vector<std::optional<std::vector<Label>>>> in_flight;
     for (int r = 0; r < p_; ++r) {
       const Round& round = round_of(r);
       const bool peers_ok = check_peers(r, t, round.sends, "send") & check_peers(r, t, round.recvs, "receive");
@@ -335,8 +337,7 @@ class SymbolicRun {
           ok = ok && in_bounds(r, t, seg) && clear_of_receives(r, t, seg, "send") && readable(r, t, seg, "send");
         }
         auto& payloads = in_flight[{r, send.peer}];
-        payloads.push_back(ok ? gather(r, send.segments) : std::vector<Label>{});
-        if (!ok) payloads.back().assign(send.bytes() + 1, 0);  // matches no receive: never delivered
+        payloads.push_back(ok ? std::optional(gather(r, send.segments)) : std::nullopt);
       }
     }
     // Every send must meet a receive of the same size, and vice versa: the k-th send from r to
@@ -370,11 +371,13 @@ class SymbolicRun {
       for (const Transfer& recv : round_of(r).recvs) {
         const std::size_t k = received[recv.peer]++;
         auto it = in_flight.find({recv.peer, r});
-        if (it == in_flight.end() || k >= it->second.size() || it->second[k].size() != recv.bytes()) continue;
+        if (it == in_flight.end() || k >= it->second.size()) continue;
+        const auto& payload = it->second[k];
+        if (!payload || payload->size() != recv.bytes()) continue;
         if (recv.overlap_rounds == 0) {
-          deliver(r, t, recv, it->second[k]);
+          deliver(r, t, recv, *payload);
         } else {
-          pending_[t + recv.overlap_rounds].push_back({r, t, &recv, it->second[k]});
+          pending_[t + recv.overlap_rounds].push_back({r, t, &recv, *payload});
         }
       }
     }
