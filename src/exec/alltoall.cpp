@@ -46,6 +46,7 @@ MaybeFailure find_or_build_plan(exec::CommState& state, const exec::CheckedAllto
 MaybeFailure run_schedule(const exec::AlltoallArguments& arguments, exec::CheckedAlltoall& call) {
   exec::CommState* state = nullptr;
   if (auto failure = exec::find_comm_state(arguments.comm, state)) return failure;
+  const exec::CallTags tags = state->next_call_tags();
   if (call.auto_select) {
     MPI_Comm comm = MPI_COMM_NULL;
     if (auto failure = state->private_comm(comm)) return failure;
@@ -59,7 +60,7 @@ MaybeFailure run_schedule(const exec::AlltoallArguments& arguments, exec::Checke
 
   exec::StagedBuffers buffers;
   if (auto failure = buffers.stage_in(arguments, call, plan->scratch_bytes, private_comm)) return failure;
-  if (auto failure = exec::execute_plan(*plan, buffers.bytes(), private_comm, call.settings)) return failure;
+  if (auto failure = exec::execute_plan(*plan, buffers.bytes(), private_comm, tags.schedule, call.settings)) return failure;
   return buffers.stage_out(arguments, call, private_comm);
 }
 

@@ -26,12 +26,12 @@ MaybeFailure check_algorithm_and_options(const AlltoallOptions& options, Checked
   checked.auto_select = options.algorithm == "auto";
   checked.algorithm = checked.auto_select ? nullptr : find_alltoall_algorithm(options.algorithm);
   if (checked.algorithm == nullptr && !checked.auto_select) {
-    return Failure{MPI_ERR_ARG, "unknown algorithm '" + options.algorithm +
+    return Failure{MPI_ERR_ARG, "unknown algorithm '" + excerpt_of(options.algorithm) +
                                     "'; valid names: " + alltoall_algorithm_names() + ", auto"};
   }
   checked.native = checked.algorithm != nullptr && checked.algorithm->build == nullptr;
   if (checked.native && checked.algorithm->name != "native") {
-    return Failure{MPI_ERR_ARG, "algorithm '" + options.algorithm + "' has no schedule the executor can run"};
+    return Failure{MPI_ERR_ARG, "algorithm '" + excerpt_of(options.algorithm) + "' has no schedule the executor can run"};
   }
   if (options.stripes < 0) {
     return Failure{MPI_ERR_ARG, "stripes must be 0 (overlap: one message per block; auto: chosen by the model) or "
@@ -67,8 +67,13 @@ namespace {
 
 MaybeFailure check_block_sizes(int sendcount, const DatatypeLayout& send, int recvcount,
                                const DatatypeLayout& recv, int size, CheckedAlltoall& checked) {
-  const std::size_t sent = static_cast<std::size_t>(sendcount) * send.size;
-  const std::size_t received = static_cast<std::size_t>(recvcount) * recv.size;
+  std::size_t sent = 0, received = 0;
+  if (auto failure = checked_bytes(static_cast<std::size_t>(sendcount), send.size, "the send count", sent)) {
+    return failure;
+  }
+  if (auto failure = checked_bytes(static_cast<std::size_t>(recvcount), recv.size, "the receive count", received)) {
+    return failure;
+  }
   const std::string detail = " (sendcount * size(sendtype) = " + std::to_string(sent) +
                              " bytes, recvcount * size(recvtype) = " + std::to_string(received) + " bytes)";
   if (sent > received) return Failure{MPI_ERR_TRUNCATE, "each block sent is larger than the block received" + detail};

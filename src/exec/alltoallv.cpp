@@ -29,6 +29,7 @@ MaybeFailure run_schedule(const exec::AlltoallvArguments& arguments, exec::Check
   c.problem.blocks = &blocks;
   exec::CommState* state = nullptr;
   if (auto failure = exec::find_comm_state(arguments.comm, state)) return failure;
+  const exec::CallTags tags = state->next_call_tags();
   if (c.auto_select) {
     MPI_Comm comm = MPI_COMM_NULL;
     if (auto failure = state->private_comm(comm)) return failure;
@@ -47,7 +48,7 @@ MaybeFailure run_schedule(const exec::AlltoallvArguments& arguments, exec::Check
   MPI_Comm private_comm = MPI_COMM_NULL;
   if (auto failure = state->private_comm(private_comm)) return failure;
   if (auto failure = exec::exchange_block_sizes(*c.algorithm, c.problem, call.rank, call.send, blocks,
-                                                private_comm)) {
+                                                private_comm, tags.block_sizes)) {
     return failure;
   }
 
@@ -59,7 +60,7 @@ MaybeFailure run_schedule(const exec::AlltoallvArguments& arguments, exec::Check
   }
   exec::StagedBlocks buffers;
   if (auto failure = buffers.stage_in(arguments, call, plan.scratch_bytes, private_comm)) return failure;
-  if (auto failure = exec::execute_plan(plan, buffers.bytes(), private_comm, c.settings)) return failure;
+  if (auto failure = exec::execute_plan(plan, buffers.bytes(), private_comm, tags.schedule, c.settings)) return failure;
   return buffers.stage_out(arguments, call, private_comm);
 }
 

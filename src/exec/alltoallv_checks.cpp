@@ -1,6 +1,7 @@
 #include "exec/alltoallv_checks.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 namespace topocoll::exec {
@@ -25,17 +26,38 @@ MaybeFailure check_arrays(const int* counts, const int* displs, int size, const 
 }
 
 // The byte view of one side: the user's bytes when the type is plain, packed blocks otherwise.
-SideLayout layout_of(const int* counts, const int* displs, int size, const DatatypeLayout& type, bool force_staged) {
-  SideLayout side;
+// MPI_ERR_COUNT when a block or the side's bytes exceed the address space.
+MaybeFailure layout_of(const int* counts, const int* displs, int size, const DatatypeLayout& type, bool force_staged,
+                       const char* side_name, SideLayout& side) {
+  side = SideLayout{};
   side.staged = force_staged || !type.plain_bytes;
+  constexpr auto kLargest = static_cast<std::size_t>(std::numeric_limits<MPI_Aint>::max());
   for (int q = 0; q < size; ++q) {
-    const std::size_t bytes = static_cast<std::size_t>(counts[q]) * type.size;
+    std::size_t bytes = 0;
+    const std::string role = std::string(side_name) + " count " + std::to_string(q);
+    if (auto failure = checked_bytes(static_cast<std::size_t>(counts[q]), type.size, role, bytes)) return failure;
     const std::size_t offset = side.staged ? side.total : static_cast<std::size_t>(displs[q]) * type.extent;
+    if (bytes > kLargest - offset) {
+      return Failure{MPI_ERR_COUNT, "the " + std::string(side_name) + " blocks up to " + std::to_string(q) +
+                                        " exceed the address space"};
+    }
     side.offset.push_back(offset);
     side.bytes.push_back(bytes);
     side.total = side.staged ? side.total + bytes : std::max(side.total, offset + bytes);
   }
-  return side;
+  return std::nullopt;
+}
+
+// The element slots (displacement .. displacement + count, in extents) each receive block covers:
+// for a packed receive type whose elements do not reach past their extent, two blocks write a
+// common byte exactly when their slots meet.
+SideLayout element_slots(const int* counts, const int* displs, int size) {
+  SideLayout slots;
+  for (int q = 0; q < size; ++q) {
+    slots.offset.push_back(static_cast<std::size_t>(displs[q]));
+    slots.bytes.push_back(static_cast<std::size_t>(counts[q]));
+  }
+  return slots;
 }
 
 MaybeFailure check_no_overlap(const SideLayout& recv) {
@@ -85,11 +107,18 @@ MaybeFailure check_alltoallv(const AlltoallvArguments& a, const AlltoallOptions&
     if (auto failure = check_buffer(a.sendbuf, send_elements, c.send_layout, "send buffer")) return failure;
   }
 
-  checked.recv = layout_of(a.recvcounts, a.rdispls, size, c.recv_layout, false);
-  checked.send = c.in_place ? layout_of(a.recvcounts, a.rdispls, size, c.recv_layout, true)
-                            : layout_of(a.sendcounts, a.sdispls, size, c.send_layout, false);
+  if (auto failure = layout_of(a.recvcounts, a.rdispls, size, c.recv_layout, false, "receive", checked.recv)) {
+    return failure;
+  }
+  if (auto failure = c.in_place ? layout_of(a.recvcounts, a.rdispls, size, c.recv_layout, true, "receive", checked.send)
+                                : layout_of(a.sendcounts, a.sdispls, size, c.send_layout, false, "send", checked.send)) {
+    return failure;
+  }
   if (!checked.recv.staged) {
     if (auto failure = check_no_overlap(checked.recv)) return failure;
+  } else if (c.recv_layout.size > 0 && c.recv_layout.true_lb >= 0 &&
+             c.recv_layout.true_lb + c.recv_layout.true_extent <= c.recv_layout.extent) {
+    if (auto failure = check_no_overlap(element_slots(a.recvcounts, a.rdispls, size))) return failure;
   }
   const std::size_t to_self = checked.send.bytes[checked.rank], from_self = checked.recv.bytes[checked.rank];
   if (to_self != from_self) {

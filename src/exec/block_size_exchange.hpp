@@ -1,7 +1,7 @@
 // Alltoallv: before building its schedule, each rank learns the sizes of the blocks its
 // algorithm makes it handle without owning them (lg's collectors: AlltoallAlgorithm::
 // sizes_from), from the ranks that send those blocks. Point-to-point on the private
-// communicator, with a tag of its own; only between ranks that have something to say.
+// communicator, with the call's own tag for it; only between ranks that have something to say.
 #pragma once
 
 #include <mpi.h>
@@ -13,6 +13,6 @@
 namespace topocoll::exec {
 
 MaybeFailure exchange_block_sizes(const AlltoallAlgorithm& algorithm, const AlltoallProblem& problem, int rank,
-                                  const SideLayout& send, LocalBlocks& blocks, MPI_Comm comm);
+                                  const SideLayout& send, LocalBlocks& blocks, MPI_Comm comm, int tag);
 
 }  // namespace topocoll::exec

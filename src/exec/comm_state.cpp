@@ -45,6 +45,21 @@ MaybeFailure CommState::private_comm(MPI_Comm& out) {
   return std::nullopt;
 }
 
+CallTags CommState::next_call_tags() {
+  if (tag_upper_bound_ == 0) {
+    int* value = nullptr;
+    int found = 0;
+    tag_upper_bound_ = 32767;  // the least MPI_TAG_UB the standard allows
+    if (MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &value, &found) == MPI_SUCCESS && found && value != nullptr &&
+        *value > tag_upper_bound_) {
+      tag_upper_bound_ = *value;
+    }
+  }
+  const std::uint64_t pairs = (static_cast<std::uint64_t>(tag_upper_bound_) + 1) / 2;
+  const int first = static_cast<int>(2 * (calls_++ % pairs));
+  return CallTags{first, first + 1};
+}
+
 MaybeFailure CommState::topology(const std::string& spec, const Topology*& out) {
   auto it = topologies_.find(spec);
   if (it == topologies_.end()) {

@@ -9,6 +9,7 @@
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -21,6 +22,12 @@
 #include "topology/topology.hpp"
 
 namespace topocoll::exec {
+
+// The tags of one call's messages on the private communicator.
+struct CallTags {
+  int schedule = 0;     // the schedule's transfers
+  int block_sizes = 1;  // alltoallv's exchange of block sizes (block_size_exchange.hpp)
+};
 
 class CommState {
  public:
@@ -35,6 +42,11 @@ class CommState {
   // The calibration at `path` (auto), read on first use and cached; MPI_ERR_ARG naming the
   // field at fault when it cannot be used. Local.
   MaybeFailure calibration(const std::string& path, const Calibration*& out);
+  // The tags of the next call on this communicator. Every call has its own pair, the same on
+  // every rank (all ranks make the same calls in the same order), so a message that a failed
+  // call left unmatched can never be taken by a later call. Local; cycles through the tag
+  // space (at least 32768 calls before a tag comes back).
+  CallTags next_call_tags();
   // auto's choices, by a key describing the problem (see auto_choice.cpp).
   std::map<std::string, AutoRun>& auto_choices() { return auto_choices_; }
   PlanCache& plans() { return plans_; }
@@ -43,6 +55,8 @@ class CommState {
  private:
   MPI_Comm user_comm_;
   OwnedComm private_comm_;
+  std::uint64_t calls_ = 0;
+  int tag_upper_bound_ = 0;  // MPI_TAG_UB, read on first use
   PlanCache plans_;
   std::map<std::string, Topology> topologies_;
   std::map<std::string, Calibration> calibrations_;

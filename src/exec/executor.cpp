@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "exec/byte_datatype.hpp"
@@ -16,8 +17,6 @@
 namespace topocoll::exec {
 
 namespace {
-
-constexpr int kScheduleTag = 1;
 
 std::byte* base_of(const ByteBuffers& buffers, BufferKind kind) {
   switch (kind) {
@@ -30,6 +29,7 @@ std::byte* base_of(const ByteBuffers& buffers, BufferKind kind) {
 
 void run_local_copies(const PlannedRound& round, const ByteBuffers& buffers, double copy_bandwidth) {
   for (const LocalCopy& copy : round.copies) {
+    if (copy.from.length == 0) continue;  // empty blocks of null buffers are valid MPI input
     std::memmove(base_of(buffers, copy.to.buffer) + copy.to.offset,
                  base_of(buffers, copy.from.buffer) + copy.from.offset, copy.from.length);
   }
@@ -59,6 +59,7 @@ MaybeFailure to_point_to_point(const TransferDescription& transfer, PointToPoint
                                PointToPoint& operation) {
   operation.direction = direction;
   operation.peer = transfer.peer;
+  operation.bytes = transfer.bytes;
   if (!transfer.mixes_buffers) {
     operation.buffer = base_of(buffers, transfer.buffer) + transfer.offset;
     operation.count = transfer.count;
@@ -95,10 +96,16 @@ std::vector<std::pair<const TransferDescription*, PointToPoint::Direction>> post
 
 }  // namespace
 
-MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI_Comm comm,
+MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI_Comm comm, int tag,
                           const ExecutionSettings& settings) {
   const bool bounded = settings.max_requests > 0;
   const std::size_t capacity = bounded ? static_cast<std::size_t>(std::max(settings.max_requests, 2)) : 0;
+  // A failure does not stop the walk: every round is still posted and completed, so that no
+  // peer waits forever for this rank's messages and none is left for a later call.
+  MaybeFailure first_failure;
+  const auto keep = [&first_failure](MaybeFailure failure) {
+    if (failure && !first_failure) first_failure = std::move(failure);
+  };
   // Transfers kept in flight across rounds (overlap_rounds > 0), by the round whose end they
   // complete by; outside the request bound. Their datatypes live as long as the call.
   std::vector<OwnedDatatype> lasting_types;
@@ -107,28 +114,27 @@ MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers,
     const PlannedRound& round = plan.rounds[t];
     run_local_copies(round, buffers, settings.copy_bandwidth);
     std::vector<OwnedDatatype> call_types;  // freed after the round's wait
-    RequestWindow window(comm, kScheduleTag, capacity);
+    RequestWindow window(comm, tag, capacity);
     for (const auto& [transfer, direction] : posting_order(round, bounded)) {
       const bool lasting = transfer->overlap_rounds > 0;
       PointToPoint operation;
       if (auto failure = to_point_to_point(*transfer, direction, buffers, lasting ? lasting_types : call_types,
                                            operation)) {
-        return failure;
+        keep(std::move(failure));
+        continue;
       }
       RequestWindow* target = &window;
       if (lasting) {  // build_execution_plan checked that t + overlap_rounds is a round
         auto& slot = due[t + transfer->overlap_rounds];
-        if (!slot) slot = std::make_unique<RequestWindow>(comm, kScheduleTag, 0);
+        if (!slot) slot = std::make_unique<RequestWindow>(comm, tag, 0);
         target = slot.get();
       }
-      if (auto failure = target->post(operation)) return failure;
+      target->post(operation);
     }
-    if (auto failure = window.wait_all()) return failure;
-    if (due[t]) {
-      if (auto failure = due[t]->wait_all()) return failure;
-    }
+    keep(window.wait_all());
+    if (due[t]) keep(due[t]->wait_all());
   }
-  return std::nullopt;
+  return first_failure;
 }
 
 }  // namespace topocoll::exec

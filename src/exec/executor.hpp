@@ -1,7 +1,8 @@
 // Walks one rank's ExecutionPlan on the private communicator. Each round: its local copies
 // (memcpy, charged under SMPI), then all its receives and sends posted with MPI_Irecv and
-// MPI_Isend under one tag (MPI's non-overtaking order suffices: at most one message per peer
-// and direction per round, and a round ends only when all its requests have completed),
+// MPI_Isend under the call's own tag (MPI's non-overtaking order matches several messages
+// between two ranks in one round in order, and a round ends only when all its requests have
+// completed),
 // then wait for all of them, except those the schedule keeps in flight across rounds
 // (overlap_rounds), which are waited for at the end of their completion round.
 #pragma once
@@ -31,7 +32,11 @@ struct ExecutionSettings {
   double copy_bandwidth = 0.0;  // bytes per second, charged under SMPI
 };
 
-MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI_Comm comm,
+// Walks every round even after a failure (a failed post, a message of the wrong size) and
+// returns the first failure once all its requests have completed: a call whose ranks disagree
+// ends on every rank that takes part, instead of leaving peers waiting. `tag` is the call's
+// own (CommState::next_call_tags), so a message of one call is never matched by another.
+MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI_Comm comm, int tag,
                           const ExecutionSettings& settings);
 
 }  // namespace topocoll::exec

@@ -1,7 +1,25 @@
 // Messages for failures of MPI calls made by the library itself.
 #include "exec/failure.hpp"
 
+#include <limits>
+
 namespace topocoll::exec {
+
+std::string excerpt_of(std::string_view text) {
+  constexpr std::size_t kLongest = 64;
+  if (text.size() <= kLongest) return std::string(text);
+  return std::string(text.substr(0, kLongest)) + "... (" + std::to_string(text.size()) + " characters)";
+}
+
+MaybeFailure checked_bytes(std::size_t count, std::size_t size, const std::string& role, std::size_t& bytes) {
+  constexpr auto kLargest = static_cast<std::size_t>(std::numeric_limits<MPI_Aint>::max());
+  if (size != 0 && count > kLargest / size) {
+    return Failure{MPI_ERR_COUNT, role + " (" + std::to_string(count) + ") times its type's size (" +
+                                      std::to_string(size) + " bytes) exceeds the address space"};
+  }
+  bytes = count * size;
+  return std::nullopt;
+}
 
 Failure mpi_call_failure(const char* call, int code) {
   char text[MPI_MAX_ERROR_STRING] = {};

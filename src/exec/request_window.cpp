@@ -1,15 +1,44 @@
-// RequestWindow: slots of MPI_Request reused as requests complete.
+// RequestWindow: slots of MPI_Request reused as requests complete; every completion settled.
 #include "exec/request_window.hpp"
+
+#include <climits>
+#include <string>
+#include <utility>
 
 #include "exec/mpi_handles.hpp"
 
 namespace topocoll::exec {
 
+namespace {
+
+bool is_error_in_status(int rc) {
+  int error_class = MPI_SUCCESS;
+  return MPI_Error_class(rc, &error_class) == MPI_SUCCESS && error_class == MPI_ERR_IN_STATUS;
+}
+
+const char* kDisagreement =
+    ": the ranks disagree on the data they exchange (each rank's count times its type's size, or the counts of "
+    "MPI_Alltoallv, must match its peers')";
+
+Failure longer_message(int code, int peer, std::size_t expected) {
+  return Failure{code, "rank " + std::to_string(peer) + " sent a message longer than the " +
+                           std::to_string(expected) + " bytes this rank expects" + kDisagreement};
+}
+
+Failure shorter_message(int peer, int received, std::size_t expected) {
+  return Failure{MPI_ERR_COUNT, "rank " + std::to_string(peer) + " sent " + std::to_string(received) +
+                                    " bytes where this rank expects " + std::to_string(expected) + kDisagreement};
+}
+
+}  // namespace
+
 RequestWindow::RequestWindow(MPI_Comm comm, int tag, std::size_t capacity)
     : comm_(comm), tag_(tag), capacity_(capacity) {
   if (capacity_ > 0) {
     requests_.reserve(capacity_);
+    posted_.reserve(capacity_);
     completed_.resize(capacity_);
+    statuses_.resize(capacity_);
   }
 }
 
@@ -22,51 +51,110 @@ RequestWindow::~RequestWindow() {
   }
 }
 
-MPI_Request* RequestWindow::free_slot() {
+void RequestWindow::record(MaybeFailure failure) {
+  if (failure && !failure_) failure_ = std::move(failure);
+}
+
+std::size_t RequestWindow::free_slot() {
   if (!free_slots_.empty()) {
     const std::size_t slot = free_slots_.back();
     free_slots_.pop_back();
-    return &requests_[slot];
+    return slot;
   }
   requests_.push_back(MPI_REQUEST_NULL);
-  return &requests_.back();
+  posted_.emplace_back();
+  return requests_.size() - 1;
 }
 
-MaybeFailure RequestWindow::post(const PointToPoint& operation) {
-  if (capacity_ > 0 && in_flight_ >= capacity_) {
-    if (auto failure = wait_some()) return failure;
-  }
-  MPI_Request* slot = free_slot();
+void RequestWindow::post(const PointToPoint& operation) {
+  if (capacity_ > 0 && in_flight_ >= capacity_) wait_some();
+  if (capacity_ > 0 && in_flight_ >= capacity_) return;  // MPI failed to complete any: recorded
+  const std::size_t slot = free_slot();
   const bool is_send = operation.direction == PointToPoint::Direction::send;
   const int rc = is_send ? MPI_Isend(operation.buffer, operation.count, operation.type, operation.peer,
-                                     tag_, comm_, slot)
+                                     tag_, comm_, &requests_[slot])
                          : MPI_Irecv(operation.buffer, operation.count, operation.type, operation.peer,
-                                     tag_, comm_, slot);
-  if (rc != MPI_SUCCESS) return mpi_call_failure(is_send ? "MPI_Isend" : "MPI_Irecv", rc);
+                                     tag_, comm_, &requests_[slot]);
+  if (rc != MPI_SUCCESS) {
+    requests_[slot] = MPI_REQUEST_NULL;
+    free_slots_.push_back(slot);
+    record(mpi_call_failure(is_send ? "MPI_Isend" : "MPI_Irecv", rc));
+    return;
+  }
+  posted_[slot] = Posted{!is_send, operation.peer, operation.bytes, true};
   ++in_flight_;
-  return std::nullopt;
 }
 
-MaybeFailure RequestWindow::wait_some() {
-  int completed = 0;
+void RequestWindow::settle(std::size_t slot, const MPI_Status& status, bool error_field_valid) {
+  Posted& posted = posted_[slot];
+  posted.active = false;
+  requests_[slot] = MPI_REQUEST_NULL;  // completed requests are freed by MPI
+  --in_flight_;
+  const int error = error_field_valid ? status.MPI_ERROR : MPI_SUCCESS;
+  if (error != MPI_SUCCESS) {
+    int error_class = MPI_SUCCESS;
+    MPI_Error_class(error, &error_class);
+    if (posted.receive && error_class == MPI_ERR_TRUNCATE) {
+      record(longer_message(error, posted.peer, posted.bytes));
+    } else {
+      const std::string call = std::string(posted.receive ? "a receive from rank " : "a send to rank ") +
+                               std::to_string(posted.peer);
+      record(mpi_call_failure(call.c_str(), error));
+    }
+    return;
+  }
+  if (!posted.receive || posted.bytes > static_cast<std::size_t>(INT_MAX)) return;
+  int received = 0;
+  if (MPI_Get_count(&status, MPI_BYTE, &received) != MPI_SUCCESS) return;
+  if (received == MPI_UNDEFINED || static_cast<std::size_t>(received) != posted.bytes) {
+    record(shorter_message(posted.peer, received, posted.bytes));
+  }
+}
+
+void RequestWindow::wait_some() {
+  const int n = static_cast<int>(requests_.size());
   completed_.resize(requests_.size());
-  const int rc = MPI_Waitsome(static_cast<int>(requests_.size()), requests_.data(), &completed,
-                              completed_.data(), MPI_STATUSES_IGNORE);
-  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Waitsome", rc);
+  statuses_.resize(requests_.size());
+  int completed = 0;
+  const int rc = MPI_Waitsome(n, requests_.data(), &completed, completed_.data(), statuses_.data());
+  if (rc != MPI_SUCCESS && !is_error_in_status(rc)) {
+    record(mpi_call_failure("MPI_Waitsome", rc));
+    return;
+  }
   if (completed == MPI_UNDEFINED) completed = 0;
-  for (int i = 0; i < completed; ++i) free_slots_.push_back(static_cast<std::size_t>(completed_[i]));
-  in_flight_ -= static_cast<std::size_t>(completed);
-  return std::nullopt;
+  for (int i = 0; i < completed; ++i) {
+    const auto slot = static_cast<std::size_t>(completed_[i]);
+    settle(slot, statuses_[static_cast<std::size_t>(i)], rc != MPI_SUCCESS);
+    free_slots_.push_back(slot);
+  }
 }
 
 MaybeFailure RequestWindow::wait_all() {
-  if (requests_.empty()) return std::nullopt;
-  const int rc = MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
-  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Waitall", rc);
-  requests_.clear();
-  free_slots_.clear();
-  in_flight_ = 0;
-  return std::nullopt;
+  while (in_flight_ > 0) {
+    statuses_.resize(requests_.size());
+    const int rc = MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), statuses_.data());
+    if (rc != MPI_SUCCESS && !is_error_in_status(rc)) {
+      record(mpi_call_failure("MPI_Waitall", rc));
+      break;  // MPI says nothing of its requests: the destructor cancels what is left
+    }
+    const std::size_t before = in_flight_;
+    for (std::size_t slot = 0; slot < posted_.size(); ++slot) {
+      if (!posted_[slot].active) continue;
+      // After MPI_ERR_IN_STATUS, MPI_ERR_PENDING marks a request neither failed nor complete.
+      if (rc != MPI_SUCCESS && statuses_[slot].MPI_ERROR == MPI_ERR_PENDING) continue;
+      settle(slot, statuses_[slot], rc != MPI_SUCCESS);
+    }
+    if (in_flight_ == before) {
+      record(Failure{MPI_ERR_INTERN, "MPI_Waitall reported MPI_ERR_IN_STATUS but completed no request"});
+      break;
+    }
+  }
+  if (in_flight_ == 0) {
+    requests_.clear();
+    posted_.clear();
+    free_slots_.clear();
+  }
+  return std::exchange(failure_, std::nullopt);
 }
 
 }  // namespace topocoll::exec

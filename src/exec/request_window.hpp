@@ -1,6 +1,13 @@
 // Non-blocking sends and receives posted in order with at most `capacity` requests in flight
 // (0: no bound). When the window is full, MPI_Waitsome frees slots before the next post, so
 // a round of p-1 exchanges never posts unbounded work by accident (UCC's num_posts).
+//
+// A window never abandons a request: a failed post or a failed completion is recorded (the
+// first failure is kept) and the window goes on, so every request it posted has completed
+// when wait_all returns, and no message of this call is left for a later call to match.
+// Each receive is checked against the bytes the schedule expects: a longer message
+// (MPI_ERR_TRUNCATE) or a shorter one means the ranks disagree on the data they exchange,
+// and the failure names the peer and both sizes.
 #pragma once
 
 #include <mpi.h>
@@ -19,6 +26,7 @@ struct PointToPoint {
   int count = 0;
   MPI_Datatype type = MPI_BYTE;
   int peer = 0;
+  std::size_t bytes = 0;  // count * size of type: what a receive expects
 };
 
 class RequestWindow {
@@ -26,24 +34,42 @@ class RequestWindow {
   RequestWindow(MPI_Comm comm, int tag, std::size_t capacity);
   RequestWindow(const RequestWindow&) = delete;
   RequestWindow& operator=(const RequestWindow&) = delete;
-  // Only on a failure path are requests still in flight here: they are cancelled and freed.
+  // Requests are still in flight here only when an exception unwound the call (or MPI
+  // itself failed in a wait): they are cancelled and freed.
   ~RequestWindow();
 
-  MaybeFailure post(const PointToPoint& operation);
+  // Posts the operation, waiting for a free slot first when the window is full. A failure
+  // is recorded and returned by wait_all, never returned here: the caller goes on posting.
+  void post(const PointToPoint& operation);
+  // Completes every request in flight; returns the first failure of the window's life.
   MaybeFailure wait_all();
   std::size_t in_flight() const { return in_flight_; }
 
  private:
-  MaybeFailure wait_some();
-  MPI_Request* free_slot();
+  struct Posted {
+    bool receive = false;
+    int peer = 0;
+    std::size_t bytes = 0;
+    bool active = false;  // posted and not yet completed
+  };
+
+  void wait_some();
+  void record(MaybeFailure failure);
+  // The outcome of the completed request in `slot`, whose status is `status` (error field
+  // valid only when `error_field_valid`).
+  void settle(std::size_t slot, const MPI_Status& status, bool error_field_valid);
+  std::size_t free_slot();
 
   MPI_Comm comm_;
   int tag_;
   std::size_t capacity_;
   std::size_t in_flight_ = 0;
   std::vector<MPI_Request> requests_;  // slots; MPI_REQUEST_NULL when free
+  std::vector<Posted> posted_;         // what each slot holds
   std::vector<std::size_t> free_slots_;
   std::vector<int> completed_;
+  std::vector<MPI_Status> statuses_;
+  MaybeFailure failure_;
 };
 
 }  // namespace topocoll::exec

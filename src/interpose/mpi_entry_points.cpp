@@ -93,6 +93,14 @@ int run_by_topocoll(const InterposeConfig& config, const Operation& op, MPI_Comm
   return rc;
 }
 
+// Whether an error message is about a file or shorthand the environment named.
+bool names_the_environment(const InterposeConfig& config, const std::string& message) {
+  for (const std::string& value : {config.topology, config.calibration}) {
+    if (!value.empty() && message.find("'" + value + "'") != std::string::npos) return true;
+  }
+  return false;
+}
+
 // Topology-aware algorithms (and auto) apply or not depending on the topology the executor
 // discovers (collectively, so every rank gets the same verdict). The executor's answer comes
 // back as a code: the communicator's error handler is MPI_ERRORS_RETURN during the call, and
@@ -119,7 +127,14 @@ int run_topology_aware(const InterposeConfig& config, const Operation& op, MPI_C
     say_mpi_answers(config, op, comm, options.algorithm + message.substr(verdict + 1));
     return op.by_mpi_run();
   }
-  if (!user_handler_returns) std::fprintf(stderr, "topocoll: %s\n", message.c_str());
+  if (!user_handler_returns) {
+    std::fprintf(stderr, "topocoll: %s\n", message.c_str());
+  } else if (names_the_environment(config, message)) {
+    // The program asked MPI for codes, not for topocoll: a bad TOPOCOLL_TOPOLOGY or
+    // TOPOCOLL_CALIBRATION would otherwise fail every call without a word.
+    say_once(comm, Note::configuration_error, Speakers::every_rank,
+             message + " (from TOPOCOLL_TOPOLOGY or TOPOCOLL_CALIBRATION)");
+  }
   PMPI_Comm_call_errhandler(comm, rc);
   return rc;
 }

@@ -194,7 +194,7 @@ std::optional<Calibration> parse_calibration(std::string_view text, std::string*
   if (!error) error = &scratch;
   try {
     return read(json::parse(text));
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers such as 1e999
     *error = std::string("not valid JSON: ") + e.what();
   } catch (const FieldError& e) {
     *error = e.message;

@@ -28,33 +28,62 @@ std::optional<int> parse_positive(std::string_view text) {
 }
 }  // namespace
 
-std::optional<Topology> Topology::parse(std::string_view spec, std::string* error) {
-  auto fail = [&](std::string why) -> std::optional<Topology> {
+namespace {
+
+// The largest total a shorthand may describe: rank ids are ints.
+constexpr long long kMaxShorthandRanks = 0x7fffffff;
+
+struct Shorthand {
+  std::string_view kind;  // "clusters" or "flat"
+  std::vector<int> sizes;
+};
+
+std::optional<Shorthand> parse_shorthand(std::string_view spec, std::string* error) {
+  auto fail = [&](std::string why) -> std::optional<Shorthand> {
     if (error) *error = "topology '" + std::string(spec) + "': " + why;
     return std::nullopt;
   };
   const auto colon = spec.find(':');
   if (colon == std::string_view::npos) return fail("expected clusters:N1,N2,... or flat:N");
-  const std::string_view kind = spec.substr(0, colon);
+  Shorthand shorthand;
+  shorthand.kind = spec.substr(0, colon);
+  if (shorthand.kind != "clusters" && shorthand.kind != "flat") {
+    return fail("unknown kind '" + std::string(shorthand.kind) + "' (expected clusters or flat)");
+  }
   std::string_view rest = spec.substr(colon + 1);
-  std::vector<int> sizes;
+  long long total = 0;
   while (true) {
     const auto comma = rest.find(',');
     const auto item = rest.substr(0, comma);
     const auto n = parse_positive(item);
     if (!n) return fail("'" + std::string(item) + "' is not a positive rank count");
-    sizes.push_back(*n);
+    shorthand.sizes.push_back(*n);
+    total += *n;
+    if (total > kMaxShorthandRanks) return fail("describes more than " + std::to_string(kMaxShorthandRanks) + " ranks");
     if (comma == std::string_view::npos) break;
     rest = rest.substr(comma + 1);
   }
-  if (kind == "flat") {
-    if (sizes.size() != 1) return fail("flat takes one rank count");
-    return flat(sizes[0]);
-  }
-  if (kind != "clusters") return fail("unknown kind '" + std::string(kind) + "' (expected clusters or flat)");
+  if (shorthand.kind == "flat" && shorthand.sizes.size() != 1) return fail("flat takes one rank count");
+  return shorthand;
+}
+
+}  // namespace
+
+std::optional<long long> Topology::shorthand_size(std::string_view spec, std::string* error) {
+  const auto shorthand = parse_shorthand(spec, error);
+  if (!shorthand) return std::nullopt;
+  long long total = 0;
+  for (int n : shorthand->sizes) total += n;
+  return total;
+}
+
+std::optional<Topology> Topology::parse(std::string_view spec, std::string* error) {
+  const auto shorthand = parse_shorthand(spec, error);
+  if (!shorthand) return std::nullopt;
+  if (shorthand->kind == "flat") return flat(shorthand->sizes[0]);
   std::vector<std::vector<int>> groups;
-  for (std::size_t c = 0; c < sizes.size(); ++c) {
-    for (int i = 0; i < sizes[c]; ++i) groups.push_back({static_cast<int>(c)});
+  for (std::size_t c = 0; c < shorthand->sizes.size(); ++c) {
+    for (int i = 0; i < shorthand->sizes[c]; ++i) groups.push_back({static_cast<int>(c)});
   }
   return Topology({"cluster"}, std::move(groups));
 }
@@ -73,16 +102,17 @@ int Topology::separating_level(int a, int b) const {
 }
 
 namespace {
-// Renumbers each level's ids densely, in order of first appearance, keyed by the whole path
-// (so that an inner id is unique within its parent).
+// Renumbers each level's ids densely, in order of first appearance, keyed by the parent's new
+// id and the old id (so that an inner id is unique within its parent); linear in the levels.
 std::vector<std::vector<int>> densify(const std::vector<std::vector<int>>& rows, std::size_t levels) {
-  std::vector<std::map<std::vector<int>, int>> ids(levels);
+  std::vector<std::map<std::pair<int, int>, int>> ids(levels);
   std::vector<std::vector<int>> out;
   for (const auto& row : rows) {
     std::vector<int> dense;
+    int parent = -1;
     for (std::size_t l = 0; l < levels; ++l) {
-      std::vector<int> path(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(l + 1));
-      dense.push_back(ids[l].try_emplace(path, static_cast<int>(ids[l].size())).first->second);
+      parent = ids[l].try_emplace({parent, row[l]}, static_cast<int>(ids[l].size())).first->second;
+      dense.push_back(parent);
     }
     out.push_back(std::move(dense));
   }

@@ -21,6 +21,9 @@ class Topology {
   // Parses a shorthand spec: `clusters:N1,N2,...` (consecutive ranks per cluster) or
   // `flat:N`. Returns nullopt and fills `error` with the reason when the spec is malformed.
   static std::optional<Topology> parse(std::string_view spec, std::string* error);
+  // The number of ranks a shorthand describes, without building its table (so that a size
+  // can be checked against the communicator before a huge table is built). Same errors as parse.
+  static std::optional<long long> shorthand_size(std::string_view spec, std::string* error);
 
   int size() const { return static_cast<int>(groups_.size()); }
   int level_count() const { return static_cast<int>(levels_.size()); }

@@ -11,16 +11,18 @@ namespace {
 
 using nlohmann::json;
 
-// Turns per-rank paths of group names into dense group ids per level.
+// Turns per-rank paths of group names into dense group ids per level. A group is its parent's
+// id and its own name, so the work is linear in the number of levels.
 Topology from_paths(std::vector<std::string> levels, const std::vector<std::vector<std::string>>& paths) {
-  std::vector<std::map<std::vector<std::string>, int>> ids(levels.size());
+  std::vector<std::map<std::pair<int, std::string>, int>> ids(levels.size());
   std::vector<std::vector<int>> groups;
   for (const auto& path : paths) {
     std::vector<int> row;
+    int parent = -1;
     for (std::size_t l = 0; l < levels.size(); ++l) {
-      std::vector<std::string> prefix(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(l + 1));
-      auto [it, fresh] = ids[l].try_emplace(prefix, static_cast<int>(ids[l].size()));
-      row.push_back(it->second);
+      auto [it, fresh] = ids[l].try_emplace({parent, path[l]}, static_cast<int>(ids[l].size()));
+      parent = it->second;
+      row.push_back(parent);
     }
     groups.push_back(std::move(row));
   }
@@ -67,7 +69,7 @@ std::optional<Topology> parse_topology_json(std::string_view text, const RankPla
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers such as 1e999
     *error = std::string("not valid JSON: ") + e.what();
     return std::nullopt;
   }
@@ -148,13 +150,15 @@ std::optional<Topology> load_topology_for(std::string_view spec, const RankPlace
   std::string scratch_error;
   if (!error) error = &scratch_error;
   if (spec.rfind("clusters:", 0) == 0 || spec.rfind("flat:", 0) == 0) {
-    auto world = Topology::parse(spec, error);
-    if (!world) return std::nullopt;
-    if (world->size() != placement.world_size) {
-      *error = "topology '" + std::string(spec) + "' describes " + std::to_string(world->size()) +
+    const auto described = Topology::shorthand_size(spec, error);
+    if (!described) return std::nullopt;
+    if (*described != placement.world_size) {  // checked before the rank table is built
+      *error = "topology '" + std::string(spec) + "' describes " + std::to_string(*described) +
                " ranks, but the world has " + std::to_string(placement.world_size);
       return std::nullopt;
     }
+    auto world = Topology::parse(spec, error);
+    if (!world) return std::nullopt;
     return world->restricted_to(placement.world_rank);
   }
   std::ifstream file{std::string(spec)};

@@ -80,6 +80,55 @@ TEST_F(AlltoallErrors, UnknownAlgorithmListsValidNames) {
   }
 }
 
+// An algorithm name is quoted in the message only in part: 1 MB of it is not echoed whole.
+TEST_F(AlltoallErrors, LongAlgorithmNameIsCut) {
+  const std::string name(1 << 20, 'x');
+  expect_error(run(options_for(name)), MPI_ERR_ARG, "unknown algorithm 'xxxx");
+  const std::string message = topocoll_error_message();
+  EXPECT_LT(message.size(), 1000u) << "message of " << message.size() << " characters";
+  EXPECT_NE(message.find("(1048576 characters)"), std::string::npos) << message.substr(0, 200);
+}
+
+// count * type size past the address space (2^30 elements of a 2^34-byte type: 2^64 bytes,
+// which wraps to 0) is MPI_ERR_COUNT with the true numbers, not a call that moves nothing.
+TEST_F(AlltoallErrors, ByteCountOverflowIsACountError) {
+  MPI_Datatype gigabyte = MPI_DATATYPE_NULL, huge = MPI_DATATYPE_NULL;
+  MPI_Type_contiguous(1 << 30, MPI_BYTE, &gigabyte);
+  MPI_Type_contiguous(16, gigabyte, &huge);
+  MPI_Type_commit(&huge);
+  const int count = 1 << 30;
+  expect_error(run(options_for("direct"), count, count, huge, huge), MPI_ERR_COUNT,
+               "the send count (1073741824) times its type's size (17179869184 bytes) exceeds the address space");
+  const int p = size_of(comm_);
+  std::vector<int> counts(static_cast<std::size_t>(p), count), displs(static_cast<std::size_t>(p), 0);
+  expect_error(alltoallv(send_.data(), counts.data(), displs.data(), huge, recv_.data(), counts.data(), displs.data(),
+                         huge, comm_, options_for("direct")),
+               MPI_ERR_COUNT, "receive count 0 (1073741824) times its type's size (17179869184 bytes)");
+  MPI_Type_free(&huge);
+  MPI_Type_free(&gigabyte);
+}
+
+// alltoallv with a gapped receive type (packed, not used in place): two receive blocks that
+// share element slots would write the same bytes twice; rejected as for plain types.
+TEST_F(AlltoallErrors, OverlappingGappedReceiveBlocksAreRejected) {
+  MPI_Datatype every_other = MPI_DATATYPE_NULL;
+  MPI_Type_vector(1, 1, 2, MPI_INT, &every_other);
+  MPI_Datatype padded = MPI_DATATYPE_NULL;
+  MPI_Type_create_resized(every_other, 0, 2 * sizeof(int), &padded);
+  MPI_Type_commit(&padded);
+  const int p = size_of(comm_);
+  std::vector<int> counts(static_cast<std::size_t>(p), 1), sdispls(static_cast<std::size_t>(p)),
+      rdispls(static_cast<std::size_t>(p), 0);  // every receive block in slot 0
+  for (int q = 0; q < p; ++q) sdispls[static_cast<std::size_t>(q)] = q;
+  if (p > 1) {
+    expect_error(alltoallv(send_.data(), counts.data(), sdispls.data(), MPI_INT, recv_.data(), counts.data(),
+                           rdispls.data(), padded, comm_, options_for("pairwise")),
+                 MPI_ERR_ARG, "overlap in the receive buffer");
+  }
+  MPI_Type_free(&padded);
+  MPI_Type_free(&every_other);
+}
+
 TEST_F(AlltoallErrors, AlgorithmThatDoesNotApply) {
   AlltoallOptions options = options_for("group-shuffle");
   options.group_width = 0;

@@ -108,6 +108,17 @@ TEST(CalibrationFile, ErrorsNameTheField) {
   EXPECT_EQ(error, "calibration file '/nonexistent/x.calibration.json' cannot be read");
 }
 
+// A number too large for a double is a parse error naming the problem, not an exception.
+TEST(CalibrationFile, NumberOverflowIsAnError) {
+  std::string text = calibration_to_json(sample());
+  const std::string field = "\"ranks\": 60";
+  ASSERT_NE(text.find(field), std::string::npos) << text;
+  text.replace(text.find(field), field.size(), "\"ranks\": 1e999");
+  std::string error;
+  EXPECT_FALSE(parse_calibration(text, &error));
+  EXPECT_NE(error.find("not valid JSON"), std::string::npos) << error;
+}
+
 TEST(CalibrationFile, FitRecoversALine) {
   // one way = o + latency + bytes / bandwidth with o = 12.5, latency 59.74, 12130081.3 bytes/s.
   const double o = 12.5, latency = 59.74, bytes_per_us = 12.1300813;

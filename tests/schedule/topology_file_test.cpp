@@ -121,3 +121,49 @@ TEST(Topology, InnerLevelSplitsGroups) {
 
 }  // namespace
 }  // namespace topocoll
+
+namespace topocoll {
+namespace {
+
+// A number too large for a double is a parse error like any other, not an exception.
+TEST(TopologyFileInput, NumberOverflowIsAnError) {
+  std::string error;
+  const auto t = parse_topology_json(R"({"levels": ["cluster"], "ranks": [[1e999]]})", hosts(1), &error);
+  EXPECT_FALSE(t);
+  EXPECT_NE(error.find("not valid JSON"), std::string::npos) << error;
+}
+
+// The size a shorthand describes is checked against the world before its table is built: a
+// huge one fails at once (building 2^31 rows would exhaust memory).
+TEST(TopologyFileInput, HugeShorthandIsRejectedBeforeItIsBuilt) {
+  std::string error;
+  EXPECT_FALSE(load_topology_for("clusters:1000000000,1000000000", hosts(4), &error));
+  EXPECT_NE(error.find("describes 2000000000 ranks, but the world has 4"), std::string::npos) << error;
+  EXPECT_FALSE(load_topology_for("clusters:2147483647,1", hosts(4), &error));
+  EXPECT_NE(error.find("describes more than 2147483647 ranks"), std::string::npos) << error;
+}
+
+// Deep hierarchies: inner names are unique only within their parent at every depth.
+TEST(TopologyFileInput, DeepHierarchyKeepsGroupsApart) {
+  constexpr int kLevels = 2000;
+  std::string levels, left, right;
+  for (int l = 0; l < kLevels; ++l) {
+    const std::string sep = l == 0 ? "" : ",";
+    levels += sep + "\"l" + std::to_string(l) + "\"";
+    left += sep + "\"a\"";
+    right += sep + (l == 0 ? "\"b\"" : "\"a\"");
+  }
+  const std::string text = "{\"levels\": [" + levels + "], \"ranks\": [[" + left + "], [" + right + "], [" + left + "]]}";
+  std::string error;
+  const auto t = parse_topology_json(text, hosts(3), &error);
+  ASSERT_TRUE(t) << error;
+  EXPECT_EQ(t->group_count(kLevels - 1), 2);  // a/a/.../a and b/a/.../a differ at every level
+  EXPECT_EQ(t->separating_level(0, 1), 0);
+  EXPECT_EQ(t->separating_level(0, 2), -1);
+  const Topology restricted = t->restricted_to({1, 2});
+  EXPECT_EQ(restricted.group_count(kLevels - 1), 2);
+  EXPECT_EQ(restricted.group(0, kLevels - 1), 0);
+}
+
+}  // namespace
+}  // namespace topocoll
