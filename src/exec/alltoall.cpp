@@ -60,7 +60,9 @@ MaybeFailure run_schedule(const exec::AlltoallArguments& arguments, exec::Checke
 
   exec::StagedBuffers buffers;
   if (auto failure = buffers.stage_in(arguments, call, plan->scratch_bytes, private_comm)) return failure;
-  if (auto failure = exec::execute_plan(*plan, buffers.bytes(), private_comm, tags.schedule, call.settings)) return failure;
+  if (auto failure = exec::execute_plan(*plan, buffers.bytes(), private_comm, tags.schedule, call.settings)) {
+    return failure;
+  }
   return buffers.stage_out(arguments, call, private_comm);
 }
 

@@ -31,7 +31,8 @@ MaybeFailure check_algorithm_and_options(const AlltoallOptions& options, Checked
   }
   checked.native = checked.algorithm != nullptr && checked.algorithm->build == nullptr;
   if (checked.native && checked.algorithm->name != "native") {
-    return Failure{MPI_ERR_ARG, "algorithm '" + excerpt_of(options.algorithm) + "' has no schedule the executor can run"};
+    return Failure{MPI_ERR_ARG,
+                   "algorithm '" + excerpt_of(options.algorithm) + "' has no schedule the executor can run"};
   }
   if (options.stripes < 0) {
     return Failure{MPI_ERR_ARG, "stripes must be 0 (overlap: one message per block; auto: chosen by the model) or "

@@ -28,18 +28,19 @@ MaybeFailure check_arrays(const int* counts, const int* displs, int size, const 
 // The byte view of one side: the user's bytes when the type is plain, packed blocks otherwise.
 // MPI_ERR_COUNT when a block or the side's bytes exceed the address space.
 MaybeFailure layout_of(const int* counts, const int* displs, int size, const DatatypeLayout& type, bool force_staged,
-                       const char* side_name, SideLayout& side) {
+                       const char* count_name, SideLayout& side) {
   side = SideLayout{};
   side.staged = force_staged || !type.plain_bytes;
   constexpr auto kLargest = static_cast<std::size_t>(std::numeric_limits<MPI_Aint>::max());
   for (int q = 0; q < size; ++q) {
     std::size_t bytes = 0;
-    const std::string role = std::string(side_name) + " count " + std::to_string(q);
-    if (auto failure = checked_bytes(static_cast<std::size_t>(counts[q]), type.size, role, bytes)) return failure;
+    if (auto failure = checked_bytes(static_cast<std::size_t>(counts[q]), type.size, count_name, bytes, q)) {
+      return failure;
+    }
     const std::size_t offset = side.staged ? side.total : static_cast<std::size_t>(displs[q]) * type.extent;
-    if (bytes > kLargest - offset) {
-      return Failure{MPI_ERR_COUNT, "the " + std::string(side_name) + " blocks up to " + std::to_string(q) +
-                                        " exceed the address space"};
+    if (offset > kLargest || bytes > kLargest - offset) {
+      return Failure{MPI_ERR_COUNT, "the blocks of " + std::string(count_name) + "s 0 to " + std::to_string(q) +
+                                        " reach past the address space"};
     }
     side.offset.push_back(offset);
     side.bytes.push_back(bytes);
@@ -107,11 +108,12 @@ MaybeFailure check_alltoallv(const AlltoallvArguments& a, const AlltoallOptions&
     if (auto failure = check_buffer(a.sendbuf, send_elements, c.send_layout, "send buffer")) return failure;
   }
 
-  if (auto failure = layout_of(a.recvcounts, a.rdispls, size, c.recv_layout, false, "receive", checked.recv)) {
+  if (auto failure = layout_of(a.recvcounts, a.rdispls, size, c.recv_layout, false, "receive count", checked.recv)) {
     return failure;
   }
-  if (auto failure = c.in_place ? layout_of(a.recvcounts, a.rdispls, size, c.recv_layout, true, "receive", checked.send)
-                                : layout_of(a.sendcounts, a.sdispls, size, c.send_layout, false, "send", checked.send)) {
+  if (auto failure = c.in_place
+                         ? layout_of(a.recvcounts, a.rdispls, size, c.recv_layout, true, "receive count", checked.send)
+                         : layout_of(a.sendcounts, a.sdispls, size, c.send_layout, false, "send count", checked.send)) {
     return failure;
   }
   if (!checked.recv.staged) {

@@ -11,10 +11,11 @@ std::string excerpt_of(std::string_view text) {
   return std::string(text.substr(0, kLongest)) + "... (" + std::to_string(text.size()) + " characters)";
 }
 
-MaybeFailure checked_bytes(std::size_t count, std::size_t size, const std::string& role, std::size_t& bytes) {
+MaybeFailure checked_bytes(std::size_t count, std::size_t size, const char* role, std::size_t& bytes, int index) {
   constexpr auto kLargest = static_cast<std::size_t>(std::numeric_limits<MPI_Aint>::max());
   if (size != 0 && count > kLargest / size) {
-    return Failure{MPI_ERR_COUNT, role + " (" + std::to_string(count) + ") times its type's size (" +
+    const std::string named = std::string(role) + (index >= 0 ? " " + std::to_string(index) : "");
+    return Failure{MPI_ERR_COUNT, named + " (" + std::to_string(count) + ") times its type's size (" +
                                       std::to_string(size) + " bytes) exceeds the address space"};
   }
   bytes = count * size;

@@ -22,9 +22,11 @@ using MaybeFailure = std::optional<Failure>;
 // longer ones cut there, with "... (N characters)".
 std::string excerpt_of(std::string_view text);
 
-// count * size in bytes for a buffer described by `role` ("the receive count"), or
-// MPI_ERR_COUNT with both numbers when the product exceeds the address space (MPI_Aint).
-MaybeFailure checked_bytes(std::size_t count, std::size_t size, const std::string& role, std::size_t& bytes);
+// count * size in bytes, or MPI_ERR_COUNT with both numbers when the product exceeds the
+// address space (MPI_Aint). `role` names the count ("the receive count"), followed by `index`
+// when it is not negative ("receive count 3"); the text is built only for the failure.
+MaybeFailure checked_bytes(std::size_t count, std::size_t size, const char* role, std::size_t& bytes,
+                           int index = -1);
 
 // "MPI_Isend failed: <MPI's own text for code>".
 Failure mpi_call_failure(const char* call, int code);

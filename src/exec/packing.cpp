@@ -44,7 +44,7 @@ MaybeFailure pack(const void* elements, std::size_t count, MPI_Datatype type, co
 
 MaybeFailure unpack(const std::byte* in, std::size_t count, MPI_Datatype type, const DatatypeLayout& layout,
                     void* elements, MPI_Comm comm) {
-  if (layout.size == 0) return std::nullopt;  // a zero-size type: nothing to move (MPI_Pack rejects a null buffer)
+  if (layout.size == 0) return std::nullopt;  // a zero-size type: nothing to move (MPI_Unpack rejects a null buffer)
   const std::size_t chunk = elements_per_call(layout);
   for (std::size_t done = 0; done < count; done += chunk) {
     const std::size_t n = std::min(chunk, count - done);

@@ -36,6 +36,7 @@ constexpr long long kMaxShorthandRanks = 0x7fffffff;
 struct Shorthand {
   std::string_view kind;  // "clusters" or "flat"
   std::vector<int> sizes;
+  long long total = 0;  // ranks in all
 };
 
 std::optional<Shorthand> parse_shorthand(std::string_view spec, std::string* error) {
@@ -51,15 +52,16 @@ std::optional<Shorthand> parse_shorthand(std::string_view spec, std::string* err
     return fail("unknown kind '" + std::string(shorthand.kind) + "' (expected clusters or flat)");
   }
   std::string_view rest = spec.substr(colon + 1);
-  long long total = 0;
   while (true) {
     const auto comma = rest.find(',');
     const auto item = rest.substr(0, comma);
     const auto n = parse_positive(item);
     if (!n) return fail("'" + std::string(item) + "' is not a positive rank count");
     shorthand.sizes.push_back(*n);
-    total += *n;
-    if (total > kMaxShorthandRanks) return fail("describes more than " + std::to_string(kMaxShorthandRanks) + " ranks");
+    shorthand.total += *n;
+    if (shorthand.total > kMaxShorthandRanks) {
+      return fail("describes more than " + std::to_string(kMaxShorthandRanks) + " ranks");
+    }
     if (comma == std::string_view::npos) break;
     rest = rest.substr(comma + 1);
   }
@@ -72,9 +74,7 @@ std::optional<Shorthand> parse_shorthand(std::string_view spec, std::string* err
 std::optional<long long> Topology::shorthand_size(std::string_view spec, std::string* error) {
   const auto shorthand = parse_shorthand(spec, error);
   if (!shorthand) return std::nullopt;
-  long long total = 0;
-  for (int n : shorthand->sizes) total += n;
-  return total;
+  return shorthand->total;
 }
 
 std::optional<Topology> Topology::parse(std::string_view spec, std::string* error) {

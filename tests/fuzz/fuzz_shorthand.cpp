@@ -15,7 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
   if (text.rfind("clusters:", 0) != 0 && text.rfind("flat:", 0) != 0) return 0;  // a file path otherwise
   std::string error;
-  const auto placement = topocoll::RankPlacement::whole_world(std::vector<std::string>(static_cast<std::size_t>(ranks), "h"));
+  const auto placement =
+      topocoll::RankPlacement::whole_world(std::vector<std::string>(static_cast<std::size_t>(ranks), "h"));
   const auto topology = topocoll::load_topology_for(text, placement, &error);
   if (!topology && error.empty()) __builtin_trap();
   if (topology && topology->size() != ranks) __builtin_trap();

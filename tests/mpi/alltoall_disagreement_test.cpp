@@ -16,18 +16,7 @@ namespace {
 constexpr int kOddCount = 4;    // rank 0's block
 constexpr int kRightCount = 3;  // everyone else's
 
-class Disagreement : public MpiTest {
- protected:
-  void SetUp() override {
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
-    MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
-  }
-  void TearDown() override {
-    MPI_Comm_free(&comm_);
-    MpiTest::TearDown();
-  }
-  MPI_Comm comm_ = MPI_COMM_NULL;
-};
+class Disagreement : public ErrorsReturnTest {};
 
 class DisagreementUnderEveryAlgorithm : public Disagreement, public ::testing::WithParamInterface<std::string> {};
 

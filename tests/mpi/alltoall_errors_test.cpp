@@ -14,17 +14,12 @@ namespace {
 
 constexpr int kCount = 4;
 
-class AlltoallErrors : public MpiTest {
+class AlltoallErrors : public ErrorsReturnTest {
  protected:
   void SetUp() override {
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
-    MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+    ErrorsReturnTest::SetUp();
     send_ = make_send_blocks(comm_, kCount);
     recv_.assign(send_.size(), kCanary);
-  }
-  void TearDown() override {
-    MPI_Comm_free(&comm_);
-    MpiTest::TearDown();
   }
 
   // Checks the error class, that the message contains `phrase`, and that recv_ is untouched.
@@ -48,7 +43,6 @@ class AlltoallErrors : public MpiTest {
     return alltoall(send_.data(), sendcount, sendtype, recv_.data(), recvcount, recvtype, comm_, options);
   }
 
-  MPI_Comm comm_ = MPI_COMM_NULL;
   std::vector<int> send_;
   std::vector<int> recv_;
 };

@@ -29,6 +29,16 @@ void MpiTest::TearDown() {
   }
 }
 
+void ErrorsReturnTest::SetUp() {
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
+  MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+}
+
+void ErrorsReturnTest::TearDown() {
+  MPI_Comm_free(&comm_);
+  MpiTest::TearDown();
+}
+
 const AlltoallAlgorithm& EveryAlgorithm::algorithm() const { return *find_alltoall_algorithm(GetParam()); }
 
 std::vector<std::string> registry_algorithm_names() {

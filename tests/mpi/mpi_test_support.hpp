@@ -29,6 +29,15 @@ class MpiTest : public ::testing::Test {
   void TearDown() override;
 };
 
+// A test on its own duplicate of MPI_COMM_WORLD whose handler is MPI_ERRORS_RETURN (`comm_`), so
+// that topocoll's errors come back as codes.
+class ErrorsReturnTest : public MpiTest {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
 // Parameterised over algorithm names.
 class EveryAlgorithm : public MpiTest, public ::testing::WithParamInterface<std::string> {
  protected:

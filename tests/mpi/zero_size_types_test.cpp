@@ -13,11 +13,10 @@ namespace {
 
 constexpr int kCount = 3;
 
-class ZeroSizeTypes : public MpiTest {
+class ZeroSizeTypes : public ErrorsReturnTest {
  protected:
   void SetUp() override {
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
-    MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+    ErrorsReturnTest::SetUp();
     MPI_Type_contiguous(0, MPI_INT, &empty_contiguous_);
     MPI_Type_commit(&empty_contiguous_);
     MPI_Type_vector(0, 1, 2, MPI_INT, &empty_vector_);
@@ -26,8 +25,7 @@ class ZeroSizeTypes : public MpiTest {
   void TearDown() override {
     MPI_Type_free(&empty_vector_);
     MPI_Type_free(&empty_contiguous_);
-    MPI_Comm_free(&comm_);
-    MpiTest::TearDown();
+    ErrorsReturnTest::TearDown();
   }
 
   // alltoallv (or alltoall when `uniform`) of kCount elements of `sendtype` / `recvtype` per
@@ -55,7 +53,6 @@ class ZeroSizeTypes : public MpiTest {
     expect_nothing_moved(options, uniform, empty_contiguous_, empty_vector_, false, "contiguous(0) to vector(0)");
   }
 
-  MPI_Comm comm_ = MPI_COMM_NULL;
   MPI_Datatype empty_contiguous_ = MPI_DATATYPE_NULL;
   MPI_Datatype empty_vector_ = MPI_DATATYPE_NULL;
 };

@@ -153,7 +153,8 @@ TEST(TopologyFileInput, DeepHierarchyKeepsGroupsApart) {
     left += sep + "\"a\"";
     right += sep + (l == 0 ? "\"b\"" : "\"a\"");
   }
-  const std::string text = "{\"levels\": [" + levels + "], \"ranks\": [[" + left + "], [" + right + "], [" + left + "]]}";
+  const std::string text =
+      "{\"levels\": [" + levels + "], \"ranks\": [[" + left + "], [" + right + "], [" + left + "]]}";
   std::string error;
   const auto t = parse_topology_json(text, hosts(3), &error);
   ASSERT_TRUE(t) << error;
