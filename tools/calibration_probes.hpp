@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "model/calibration.hpp"
+#include "select/calibration.hpp"
 
 namespace topocoll::calibrate {
 

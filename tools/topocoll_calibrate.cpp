@@ -1,6 +1,6 @@
 // topocoll-calibrate: measures, on the machine it runs on (a real MPI, or SMPI on a simulated
 // platform), the parameters of topocoll's hierarchical cost model and writes them as a
-// calibration file (src/model/calibration.hpp; docs/algorithms.md, section "auto"):
+// calibration file (src/select/calibration.hpp; docs/algorithms.md, section "auto"):
 //  - the send overhead: time to post an 8-byte MPI_Isend;
 //  - per topology level (and "same group"): a ping-pong between two ranks first separated at that
 //    level, fitted to latency + bytes / bandwidth;
@@ -31,7 +31,7 @@
 
 #include "calibration_probes.hpp"
 #include "exec/copy_cost.hpp"
-#include "model/calibration.hpp"
+#include "select/calibration.hpp"
 #include "topology/topology_file.hpp"
 
 namespace {

@@ -11,7 +11,7 @@
 #include <optional>
 
 #include "algorithms/registry.hpp"
-#include "model/auto_select.hpp"
+#include "select/auto_select.hpp"
 #include "model/tam_wang.hpp"
 #include "schedule/printer.hpp"
 #include "schedule/statistics.hpp"
@@ -166,7 +166,7 @@ int main(int argc, char** argv) {
     out["np"] = problem.size;
     out["block_bytes"] = block_bytes;
     out["topology"] = topology_spec;
-    out["predicted_us_tam_wang_table1"] = algorithm->predict_us(problem, model);
+    out["predicted_us_tam_wang_table1"] = predict_tam_wang_us(*algorithm, problem, model);
     if (choice) out["auto"] = auto_choice_json(*choice, calibration_path, all_us, choose_us);
     if (verify_it) {
       out["verified"] = verdict.ok;

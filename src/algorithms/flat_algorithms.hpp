@@ -3,7 +3,7 @@
 #pragma once
 
 #include "algorithms/problem.hpp"
-#include "model/tam_wang.hpp"
+#include "algorithms/tam_wang_params.hpp"
 #include "schedule/schedule.hpp"
 
 namespace topocoll {

@@ -32,8 +32,6 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/registry.hpp"
-
 namespace topocoll {
 
 namespace {
@@ -276,12 +274,6 @@ std::vector<std::pair<int, int>> lg_sizes_from(const AlltoallProblem& problem, i
   const auto plan = make_plan(problem, &why);
   if (!plan || rank == peer) return {};
   return plan->same_cluster(rank, peer) ? plan->collected(rank, peer) : std::vector<std::pair<int, int>>{};
-}
-
-double predict_lg_us(const AlltoallProblem& problem, const TamWangParams& m) {
-  // Read off the schedule with single-level Tam-Wang parameters; a per-level model for the
-  // two-cluster platforms comes with the calibrated `auto` selection.
-  return predict_schedule_us(build_full_schedule(build_lg, problem), m);
 }
 
 }  // namespace topocoll

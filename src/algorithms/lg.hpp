@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "algorithms/problem.hpp"
-#include "model/tam_wang.hpp"
 #include "schedule/schedule.hpp"
 
 namespace topocoll {
@@ -27,7 +26,5 @@ std::size_t lg_piece_bytes(std::size_t block, const AlgorithmKnobs& knobs, int s
   if (per_byte > 0 && piece * per_byte > knobs.max_scratch_bytes) piece = knobs.max_scratch_bytes / per_byte;
   return piece;
 }
-
-double predict_lg_us(const AlltoallProblem& problem, const TamWangParams& model);
 
 }  // namespace topocoll

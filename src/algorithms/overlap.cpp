@@ -29,8 +29,6 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/registry.hpp"
-
 namespace topocoll {
 
 OverlapPeers::OverlapPeers(const Topology& topology, int size)
@@ -123,10 +121,6 @@ RankSchedule build_overlap(const AlltoallProblem& problem, int rank) {
   }
   s.rounds.back().copies.push_back({problem.send_segment(rank, rank), problem.recv_segment(rank, rank)});
   return s;
-}
-
-double predict_overlap_us(const AlltoallProblem& problem, const TamWangParams& model) {
-  return predict_schedule_us(build_full_schedule(build_overlap, problem), model);
 }
 
 }  // namespace topocoll

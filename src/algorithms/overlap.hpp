@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "algorithms/problem.hpp"
-#include "model/tam_wang.hpp"
 #include "schedule/schedule.hpp"
 
 namespace topocoll {
@@ -44,6 +43,5 @@ inline constexpr int kMaxOverlapStripes = 8;
 
 Applicability supports_overlap(const AlltoallProblem& problem);
 RankSchedule build_overlap(const AlltoallProblem& problem, int rank);
-double predict_overlap_us(const AlltoallProblem& problem, const TamWangParams& model);
 
 }  // namespace topocoll

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "algorithms/block_map.hpp"
+#include "schedule/block_map.hpp"
 #include "schedule/schedule.hpp"
 #include "topology/topology.hpp"
 

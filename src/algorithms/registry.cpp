@@ -23,11 +23,11 @@ constexpr std::array kAlgorithms = {
     AlltoallAlgorithm{"bruck", "log2(p) store-and-forward rounds, for small messages", supports_bruck, build_bruck,
                       predict_bruck_us},
     AlltoallAlgorithm{"lg", "two clusters: exchange inside each, then one aggregated message per partner pair",
-                      supports_lg, build_lg, predict_lg_us, true, lg_sizes_from},
+                      supports_lg, build_lg, nullptr, true, lg_sizes_from},
     AlltoallAlgorithm{"overlap",
                       "exchange across the outermost level posted first and kept in flight while each group "
                       "exchanges inside (shift rounds)",
-                      supports_overlap, build_overlap, predict_overlap_us, true},
+                      supports_overlap, build_overlap, nullptr, true},
     AlltoallAlgorithm{"native", "the MPI library's own MPI_Alltoall", always, nullptr, nullptr},
 };
 

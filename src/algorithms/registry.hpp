@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "algorithms/problem.hpp"
-#include "model/tam_wang.hpp"
+#include "algorithms/tam_wang_params.hpp"
 #include "schedule/schedule.hpp"
 
 namespace topocoll {
@@ -20,7 +20,9 @@ struct AlltoallAlgorithm {
   std::string_view summary;
   Applicability (*supports)(const AlltoallProblem&);
   RankSchedule (*build)(const AlltoallProblem&, int rank);            // null for native
-  double (*predict_us)(const AlltoallProblem&, const TamWangParams&);  // closed form; null for native
+  // The paper's closed form (flat algorithms); null where the time is read off the schedule
+  // (model/tam_wang.hpp) and for native.
+  double (*predict_us)(const AlltoallProblem&, const TamWangParams&);
   bool needs_topology = false;  // applies only once the problem carries the machine's topology
   // Alltoallv: the blocks (peer -> dst) whose sizes `rank` must learn from `peer` before it can
   // build its schedule (the executor exchanges them). Null: none beyond its own blocks.
@@ -34,7 +36,7 @@ std::string alltoall_algorithm_names();
 
 // Every rank's schedule (for the verifier, statistics and printer).
 Schedule build_full_schedule(const AlltoallAlgorithm& algorithm, const AlltoallProblem& problem);
-// The same from a builder (for algorithms that read their own schedule: predict_us).
+// The same from a builder.
 Schedule build_full_schedule(RankSchedule (*build)(const AlltoallProblem&, int rank), const AlltoallProblem& problem);
 
 }  // namespace topocoll

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "model/auto_select.hpp"
+#include "select/auto_select.hpp"
 
 namespace topocoll::exec {
 

@@ -1,5 +1,5 @@
 // Resolving `auto`: the algorithm with the lowest time predicted by the cost model calibrated
-// for the machine (src/model/auto_select.hpp), on the communicator's topology. Every rank makes
+// for the machine (src/select/auto_select.hpp), on the communicator's topology. Every rank makes
 // the same choice: same calibration, same topology, same problem. For alltoallv, whose block
 // sizes each rank knows only in part, the problem is the uniform exchange of the same total
 // volume (one MPI_Allreduce of the bytes sent), among the algorithms that apply to blocks of

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "algorithms/block_map.hpp"
+#include "schedule/block_map.hpp"
 
 namespace topocoll::exec {
 

@@ -17,8 +17,8 @@
 #include "exec/failure.hpp"
 #include "exec/mpi_handles.hpp"
 #include "exec/plan_cache.hpp"
-#include "model/auto_select.hpp"
-#include "model/calibration.hpp"
+#include "select/auto_select.hpp"
+#include "select/calibration.hpp"
 #include "topology/topology.hpp"
 
 namespace topocoll::exec {

@@ -1,7 +1,7 @@
 // The routing rules of the interposed MPI_Alltoall, in the order they are asked.
 #include "interpose/alltoall_route.hpp"
 
-#include "algorithms/block_map.hpp"
+#include "schedule/block_map.hpp"
 #include "algorithms/registry.hpp"
 
 namespace topocoll::interpose {

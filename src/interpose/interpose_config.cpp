@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "algorithms/block_map.hpp"
+#include "schedule/block_map.hpp"
 #include "algorithms/registry.hpp"
 
 namespace topocoll::interpose {

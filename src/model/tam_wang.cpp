@@ -10,12 +10,6 @@
 
 namespace topocoll {
 
-TamWangParams TamWangParams::table1(int p) {
-  TamWangParams params;
-  params.latency_us = 0.3387 * p + 149.0;
-  return params;
-}
-
 double predict_schedule_us(const Schedule& schedule, const TamWangParams& model) {
   std::size_t rounds = 0;
   for (const RankSchedule& rs : schedule.ranks) rounds = std::max(rounds, rs.rounds.size());
@@ -62,6 +56,12 @@ double predict_schedule_us(const Schedule& schedule, const TamWangParams& model)
   double total = 0.0;
   for (double t : overlapped_round_times(round_us, groups)) total += t;
   return total;
+}
+
+double predict_tam_wang_us(const AlltoallAlgorithm& algorithm, const AlltoallProblem& problem,
+                           const TamWangParams& model) {
+  if (algorithm.predict_us != nullptr) return algorithm.predict_us(problem, model);
+  return predict_schedule_us(build_full_schedule(algorithm, problem), model);
 }
 
 }  // namespace topocoll

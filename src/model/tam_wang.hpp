@@ -1,27 +1,9 @@
-// The Tam-Wang cost model (complete-exchange-on-clusters.txt, Section 2): a message of k
-// packets costs T_ptp = O_s + (k-1)g + L + O_r + U_r = k*g + T_w, T_w = O_s + L - g + O_r + U_r.
+// The Tam-Wang cost model (complete-exchange-on-clusters.txt, Section 2) read off a schedule;
+// its parameters are in algorithms/tam_wang_params.hpp.
 #pragma once
 
-#include <cstddef>
-
-namespace topocoll {
-
-struct TamWangParams {
-  double send_overhead_us = 12.5;   // O_s
-  double gap_us = 123.0;            // g = max(g_s, g_r), per packet
-  double recv_overhead_us = 20.0;   // O_r
-  double user_recv_us = 7.0;        // U_r
-  double latency_us = 149.0;        // L (Table 1: 0.3387p + 149 on the 8275-326)
-  std::size_t packet_bytes = 1492;  // b
-  double copy_bytes_per_us = 0.0;   // local copy bandwidth; 0 means copies are not modelled
-
-  // Table 1 of the paper for the input-buffered 8275-326 switch at p processes.
-  static TamWangParams table1(int p);
-  double t_w() const { return send_overhead_us + latency_us - gap_us + recv_overhead_us + user_recv_us; }
-  std::size_t packets(std::size_t bytes) const { return (bytes + packet_bytes - 1) / packet_bytes; }
-};
-
-}  // namespace topocoll
+#include "algorithms/registry.hpp"
+#include "algorithms/tam_wang_params.hpp"
 
 namespace topocoll {
 
@@ -32,5 +14,10 @@ struct Schedule;
 // all), plus its local copies at copy_bytes_per_us; rounds run one after the other. For the
 // flat algorithms this reproduces the closed-form formulas of the registry.
 double predict_schedule_us(const Schedule& schedule, const TamWangParams& model);
+
+// An algorithm's Tam-Wang time: its closed form where the registry has one, else read off its
+// schedule. The algorithm has a schedule (not `native`) and supports the problem.
+double predict_tam_wang_us(const AlltoallAlgorithm& algorithm, const AlltoallProblem& problem,
+                           const TamWangParams& model);
 
 }  // namespace topocoll

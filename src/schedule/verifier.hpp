@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/block_map.hpp"
+#include "schedule/block_map.hpp"
 #include "schedule/schedule.hpp"
 
 namespace topocoll {

@@ -2,7 +2,7 @@
 // many flows (the LG paper's setting), bruck for small blocks and direct for large ones on a
 // fast crossbar, never lg where direct moves the same bytes across in one round; predictions
 // grow with the block size; the choice is deterministic and has a fallback.
-#include "model/auto_select.hpp"
+#include "select/auto_select.hpp"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 
-#include "model/calibration.hpp"
+#include "select/calibration.hpp"
 
 namespace topocoll {
 namespace {

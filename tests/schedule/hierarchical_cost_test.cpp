@@ -12,12 +12,12 @@
 namespace topocoll {
 namespace {
 
-// Every algorithm's Tam-Wang closed form (the registry's predict_us, the paper's equations for
-// the flat ones) against the hierarchical model on machine_from_tam_wang, with blocks of whole
+// Every algorithm's Tam-Wang time (the registry's closed form, the paper's equations, for the
+// flat ones; read off the schedule for the others) against the hierarchical model on machine_from_tam_wang, with blocks of whole
 // packets (the model has bytes, Tam-Wang packets).
 TEST(HierarchicalCost, ReproducesTamWangOnOneLevel) {
   for (const AlltoallAlgorithm& a : alltoall_algorithms()) {
-    if (!a.build || !a.predict_us) continue;
+    if (!a.build) continue;
     for (int p : {2, 3, 7, 8, 16, 31}) {
       const Topology clusters = test_machines::two_clusters(p / 2, p - p / 2);
       const Topology* topology = a.needs_topology ? &clusters : nullptr;
@@ -27,7 +27,7 @@ TEST(HierarchicalCost, ReproducesTamWangOnOneLevel) {
         for (int w : {1, 5}) {
           const AlltoallProblem problem{p, k * tam_wang.packet_bytes, topology, AlgorithmKnobs{w}};
           if (!a.supports(problem).ok) continue;
-          const double expected = a.predict_us(problem, tam_wang);
+          const double expected = predict_tam_wang_us(a, problem, tam_wang);
           const double got = predict_hierarchical_us(build_full_schedule(a, problem), machine, topology);
           EXPECT_NEAR(got, expected, 1e-9 * expected) << a.name << " p=" << p << " k=" << k << " w=" << w;
         }

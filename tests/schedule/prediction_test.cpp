@@ -10,7 +10,7 @@ namespace {
 
 TEST(Prediction, ClosedFormsMatchTheirSchedules) {
   for (const AlltoallAlgorithm& a : alltoall_algorithms()) {
-    if (!a.build || !a.supports(AlltoallProblem{4, 1, nullptr, {}}).ok) continue;
+    if (!a.predict_us || !a.supports(AlltoallProblem{4, 1, nullptr, {}}).ok) continue;
     for (int p : {1, 2, 3, 7, 8, 16, 31}) {
       for (std::size_t b : {std::size_t{0}, std::size_t{1}, std::size_t{1492}, std::size_t{5000}}) {
         for (int w : {1, 5}) {

@@ -1,6 +1,6 @@
 // Calibration files: reading (with errors naming the field at fault), writing, the fit of a
 // level's latency and bandwidth, and the conversion to the cost model's parameters.
-#include "model/calibration.hpp"
+#include "select/calibration.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // `auto` selection for alltoall (see auto_select.hpp).
-#include "model/auto_select.hpp"
+#include "select/auto_select.hpp"
 
 #include <algorithm>
 #include <limits>

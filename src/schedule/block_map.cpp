@@ -1,4 +1,4 @@
-#include "algorithms/block_map.hpp"
+#include "schedule/block_map.hpp"
 
 namespace topocoll {
 

@@ -17,7 +17,7 @@
 
 #include "algorithms/problem.hpp"
 #include "algorithms/registry.hpp"
-#include "model/calibration.hpp"
+#include "select/calibration.hpp"
 #include "model/machine_cost.hpp"
 
 namespace topocoll {
