@@ -71,22 +71,22 @@ void parse_size_range(const std::string& text, BenchOptions& options) {
 void check_algorithm_names(const std::vector<std::string>& names) {
   if (names.empty()) throw CLI::ValidationError("--algorithms", "the list of algorithms is empty");
   for (const std::string& name : names) {
-    if (name != "auto" && find_alltoall_algorithm(name) == nullptr) {
+    if (name != "auto" && find_algorithm(Operation::alltoall, name) == nullptr) {
       throw CLI::ValidationError("--algorithms", "unknown algorithm '" + name +
-                                                     "'; valid names: " + alltoall_algorithm_names() + ", auto");
+                                                     "'; valid names: " + algorithm_names(Operation::alltoall) + ", auto");
     }
   }
 }
 
 std::vector<std::string> all_algorithm_names() {
   std::vector<std::string> names;
-  for (const AlltoallAlgorithm& a : alltoall_algorithms()) names.emplace_back(a.name);
+  for (const Algorithm& a : algorithms_for(Operation::alltoall)) names.emplace_back(a.name);
   return names;
 }
 
 std::string algorithm_help() {
   std::string text = "Comma-separated algorithm names (default: all):";
-  for (const AlltoallAlgorithm& a : alltoall_algorithms()) {
+  for (const Algorithm& a : algorithms_for(Operation::alltoall)) {
     text += "\n  ";
     text += a.name;
     text += ": ";

@@ -30,7 +30,7 @@ using namespace topocoll::bench;
 // no spec is given; an unusable spec sets `error`.
 std::optional<Topology> topology_for_checks(const BenchOptions& options, MPI_Comm comm, std::string& error) {
   const bool needed = std::any_of(options.algorithms.begin(), options.algorithms.end(), [](const std::string& name) {
-    return name == "auto" || find_alltoall_algorithm(name)->needs_topology;
+    return name == "auto" || find_algorithm(Operation::alltoall, name)->needs_topology;
   });
   if (!needed || options.topology.empty()) return std::nullopt;
   Topology topology;
@@ -65,7 +65,7 @@ int run_benchmark(const BenchOptions& options, MPI_Comm comm) {
     // auto: the executor's choice from --calibration, on the discovered topology; it applies
     // wherever its candidates do, so the points are checked like a flat algorithm's.
     const bool choose = name == "auto";
-    const AlltoallAlgorithm& algorithm = *find_alltoall_algorithm(choose ? "direct" : name);
+    const Algorithm& algorithm = *find_algorithm(Operation::alltoall, choose ? "direct" : name);
     AlltoallOptions call_options;
     call_options.algorithm = name;
     call_options.group_width = options.group_width;
@@ -81,7 +81,7 @@ int run_benchmark(const BenchOptions& options, MPI_Comm comm) {
     bool set_up = false;
     StartSync sync{options.window_sync, options.sync_window};
     for (const std::size_t block_bytes : sizes) {
-      AlltoallProblem problem;
+      Problem problem;
       problem.size = p;
       problem.block_bytes = block_bytes;
       problem.knobs.group_width = options.group_width;

@@ -2,7 +2,8 @@
 // prints it round by round (text) or its statistics and predicted time (json). --verify runs
 // the schedule verifier as well. --algorithm auto --calibration FILE picks the algorithm with
 // the lowest time predicted by the calibrated cost model, shows every prediction, then goes on
-// with the chosen algorithm.
+// with the chosen algorithm. --op scatter|gather --root R shows a rooted operation's schedule
+// (blocks of --block-bytes each at the root, in rank order).
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <iomanip>
@@ -22,8 +23,8 @@ using namespace topocoll;
 
 namespace {
 
-void list_algorithms() {
-  for (const AlltoallAlgorithm& a : alltoall_algorithms()) {
+void list_algorithms(Operation operation) {
+  for (const Algorithm& a : algorithms_for(operation)) {
     std::cout << "  " << a.name << std::string(16 - std::min<std::size_t>(15, a.name.size()), ' ') << a.summary
               << '\n';
   }
@@ -67,10 +68,13 @@ int main(int argc, char** argv) {
   std::string op = "alltoall", algorithm_name, topology_spec, format = "text";
   std::size_t block_bytes = 1;
   int group_width = AlgorithmKnobs{}.group_width;
-  int stripes = 0;
+  int stripes = 0, root = 0;
   bool verify_it = false, list = false;
   std::string calibration_path;
-  app.add_option("--op", op, "collective operation")->check(CLI::IsMember({"alltoall"}));
+  app.add_option("--op", op, "collective operation: alltoall, scatter or gather")
+      ->check(CLI::IsMember({"alltoall", "scatter", "gather"}))
+      ->capture_default_str();
+  app.add_option("--root,-r", root, "scatter, gather: the root rank")->check(CLI::NonNegativeNumber)->capture_default_str();
   app.add_option("--algorithm,-a", algorithm_name, "algorithm name (--list shows them), or auto");
   app.add_option("--topology,-t", topology_spec, "clusters:N1,N2,... or flat:N");
   app.add_option("--block-bytes,-b", block_bytes, "bytes of each block i->j")->capture_default_str();
@@ -83,20 +87,25 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
   app.add_flag("--verify", verify_it, "also run the schedule verifier; exit 1 if it fails");
-  app.add_flag("--list", list, "list the algorithms and exit");
+  app.add_flag("--list", list, "list the algorithms of --op and exit");
   app.add_option("--calibration,-c", calibration_path,
                  "auto: calibration file of the machine (scripts/calibrate.sh writes platforms/NAME.calibration.json)");
   CLI11_PARSE(app, argc, argv);
 
   if (list) {
-    list_algorithms();
+    list_algorithms(*operation_named(op));
     return 0;
   }
   if (algorithm_name.empty() || topology_spec.empty()) {
     std::cerr << "topocoll-plan: --algorithm and --topology are required (see --help)\n";
     return 2;
   }
+  const Operation operation = *operation_named(op);
   const bool choose = algorithm_name == "auto";
+  if (choose && operation != Operation::alltoall) {
+    std::cerr << "topocoll-plan: auto chooses among the alltoall algorithms only (--op alltoall)\n";
+    return 2;
+  }
   std::optional<Calibration> calibration;
   if (choose) {
     std::string why;
@@ -106,10 +115,10 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  const AlltoallAlgorithm* algorithm = choose ? nullptr : find_alltoall_algorithm(algorithm_name);
+  const Algorithm* algorithm = choose ? nullptr : find_algorithm(operation, algorithm_name);
   if (!algorithm && !choose) {
-    std::cerr << "topocoll-plan: unknown algorithm '" << algorithm_name << "' (known: " << alltoall_algorithm_names()
-              << ")\n";
+    std::cerr << "topocoll-plan: unknown " << op << " algorithm '" << algorithm_name
+              << "' (known: " << algorithm_names(operation) << ")\n";
     return 2;
   }
   if (algorithm && !algorithm->build) {
@@ -122,7 +131,21 @@ int main(int argc, char** argv) {
     std::cerr << "topocoll-plan: " << error << '\n';
     return 2;
   }
-  AlltoallProblem problem{topology->size(), block_bytes, &*topology, AlgorithmKnobs{group_width}};
+  if (is_rooted(operation) && root >= topology->size()) {
+    std::cerr << "topocoll-plan: --root " << root << " is not a rank of " << topology_spec << " ("
+              << topology->size() << " ranks)\n";
+    return 2;
+  }
+  const auto flow = flows_from_root(operation) ? RootedBlocks::Flow::from_root : RootedBlocks::Flow::to_root;
+  const RootedBlocks rooted_layout = RootedBlocks::uniform(flow, root, topology->size(), block_bytes);
+  const UniformBlocks uniform_layout(block_bytes);
+  const BlockMap& layout = is_rooted(operation) ? static_cast<const BlockMap&>(rooted_layout) : uniform_layout;
+  Problem problem{topology->size(), block_bytes, &*topology, AlgorithmKnobs{group_width}};
+  if (is_rooted(operation)) {
+    problem = Problem::rooted(operation, rooted_layout, &*topology);
+    problem.block_bytes = block_bytes;
+    problem.knobs.group_width = group_width;
+  }
   problem.knobs.stripes = stripes;
   std::optional<AutoChoice> choice;
   double all_us = 0.0, choose_us = 0.0;  // time to predict every algorithm, and to choose only
@@ -143,7 +166,7 @@ int main(int argc, char** argv) {
                 << " and " << describe_run(choice->algorithm, choice->knobs) << '\n';
       return 1;
     }
-    algorithm = find_alltoall_algorithm(choice->algorithm);
+    algorithm = find_algorithm(operation, choice->algorithm);
     algorithm_name = choice->algorithm;
     problem.knobs = choice->knobs;  // the schedule shown is the one auto runs
   }
@@ -157,7 +180,7 @@ int main(int argc, char** argv) {
   const ScheduleStats stats = compute_stats(schedule, &*topology);
   const TamWangParams model = TamWangParams::table1(problem.size);
   Verdict verdict;
-  if (verify_it) verdict = verify(schedule);
+  if (verify_it) verdict = verify(schedule, layout);
 
   if (format == "json") {
     nlohmann::json out = stats_to_json(stats);
@@ -166,6 +189,7 @@ int main(int argc, char** argv) {
     out["np"] = problem.size;
     out["block_bytes"] = block_bytes;
     out["topology"] = topology_spec;
+    if (is_rooted(operation)) out["root"] = root;
     out["predicted_us_tam_wang_table1"] = predict_tam_wang_us(*algorithm, problem, model);
     if (choice) out["auto"] = auto_choice_json(*choice, calibration_path, all_us, choose_us);
     if (verify_it) {

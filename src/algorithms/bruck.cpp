@@ -32,13 +32,13 @@ int highest_bit(int i) {
 
 }  // namespace
 
-Applicability supports_bruck(const AlltoallProblem& problem) {
+Applicability supports_bruck(const Problem& problem) {
   // Forwarding ranks would need the sizes of blocks they only pass on.
   if (problem.variable()) return {false, "bruck forwards blocks through other ranks and needs equal block sizes"};
   return {};
 }
 
-RankSchedule build_bruck(const AlltoallProblem& problem, int rank) {
+RankSchedule build_bruck(const Problem& problem, int rank) {
   const int p = problem.size;
   const std::size_t b = problem.block_bytes;
   RankSchedule schedule;
@@ -74,7 +74,7 @@ RankSchedule build_bruck(const AlltoallProblem& problem, int rank) {
   return schedule;
 }
 
-double predict_bruck_us(const AlltoallProblem& problem, const TamWangParams& m) {
+double predict_bruck_us(const Problem& problem, const TamWangParams& m) {
   const int p = problem.size;
   double total = 0.0;
   for (int step = 1; step < p; step <<= 1) {

@@ -9,7 +9,7 @@
 
 namespace topocoll {
 
-RankSchedule build_direct(const AlltoallProblem& problem, int rank) {
+RankSchedule build_direct(const Problem& problem, int rank) {
   const int p = problem.size;
   RankSchedule schedule;
   Round& round = schedule.rounds.emplace_back();
@@ -23,7 +23,7 @@ RankSchedule build_direct(const AlltoallProblem& problem, int rank) {
   return schedule;
 }
 
-double predict_direct_us(const AlltoallProblem& problem, const TamWangParams& m) {
+double predict_direct_us(const Problem& problem, const TamWangParams& m) {
   if (problem.size < 2) return 0.0;
   const double k = static_cast<double>(m.packets(problem.block_bytes));
   return k * (problem.size - 1) * m.gap_us + m.t_w();

@@ -8,21 +8,21 @@
 
 namespace topocoll {
 
-RankSchedule build_direct(const AlltoallProblem& problem, int rank);
-double predict_direct_us(const AlltoallProblem& problem, const TamWangParams& model);
+RankSchedule build_direct(const Problem& problem, int rank);
+double predict_direct_us(const Problem& problem, const TamWangParams& model);
 
-RankSchedule build_shift(const AlltoallProblem& problem, int rank);
-double predict_shift_us(const AlltoallProblem& problem, const TamWangParams& model);
+RankSchedule build_shift(const Problem& problem, int rank);
+double predict_shift_us(const Problem& problem, const TamWangParams& model);
 
-RankSchedule build_pairwise(const AlltoallProblem& problem, int rank);
-double predict_pairwise_us(const AlltoallProblem& problem, const TamWangParams& model);
+RankSchedule build_pairwise(const Problem& problem, int rank);
+double predict_pairwise_us(const Problem& problem, const TamWangParams& model);
 
-RankSchedule build_group_shuffle(const AlltoallProblem& problem, int rank);
-double predict_group_shuffle_us(const AlltoallProblem& problem, const TamWangParams& model);
-Applicability supports_group_shuffle(const AlltoallProblem& problem);
+RankSchedule build_group_shuffle(const Problem& problem, int rank);
+double predict_group_shuffle_us(const Problem& problem, const TamWangParams& model);
+Applicability supports_group_shuffle(const Problem& problem);
 
-Applicability supports_bruck(const AlltoallProblem& problem);
-RankSchedule build_bruck(const AlltoallProblem& problem, int rank);
-double predict_bruck_us(const AlltoallProblem& problem, const TamWangParams& model);
+Applicability supports_bruck(const Problem& problem);
+RankSchedule build_bruck(const Problem& problem, int rank);
+double predict_bruck_us(const Problem& problem, const TamWangParams& model);
 
 }  // namespace topocoll

@@ -13,7 +13,7 @@
 
 namespace topocoll {
 
-Applicability supports_group_shuffle(const AlltoallProblem& problem) {
+Applicability supports_group_shuffle(const Problem& problem) {
   if (problem.knobs.group_width < 1) {
     return {false, "group-shuffle needs a group width of at least 1, got " +
                        std::to_string(problem.knobs.group_width)};
@@ -21,7 +21,7 @@ Applicability supports_group_shuffle(const AlltoallProblem& problem) {
   return {};
 }
 
-RankSchedule build_group_shuffle(const AlltoallProblem& problem, int rank) {
+RankSchedule build_group_shuffle(const Problem& problem, int rank) {
   const int p = problem.size;
   const int w = problem.knobs.group_width;
   const int colours = pairwise_round_count(p);
@@ -40,7 +40,7 @@ RankSchedule build_group_shuffle(const AlltoallProblem& problem, int rank) {
   return schedule;
 }
 
-double predict_group_shuffle_us(const AlltoallProblem& problem, const TamWangParams& m) {
+double predict_group_shuffle_us(const Problem& problem, const TamWangParams& m) {
   const double k = static_cast<double>(m.packets(problem.block_bytes));
   const int colours = pairwise_round_count(problem.size);
   const int w = std::max(1, problem.knobs.group_width);

@@ -132,7 +132,7 @@ class LgPlan {
   std::vector<std::vector<int>> members_;
 };
 
-std::optional<LgPlan> make_plan(const AlltoallProblem& problem, std::string* why) {
+std::optional<LgPlan> make_plan(const Problem& problem, std::string* why) {
   const Topology* topo = problem.topology;
   if (!topo || topo->size() != problem.size) {
     *why = "lg needs a topology describing all " + std::to_string(problem.size) + " ranks";
@@ -165,13 +165,13 @@ std::size_t max_collected(const LgPlan& plan) {
   return most;
 }
 
-std::size_t piece_bytes(const AlltoallProblem& problem, const LgPlan& plan) {
+std::size_t piece_bytes(const Problem& problem, const LgPlan& plan) {
   return lg_piece_bytes(problem.block_bytes, problem.knobs, plan.max_steps(), [&] { return max_collected(plan); });
 }
 
 }  // namespace
 
-Applicability supports_lg(const AlltoallProblem& problem) {
+Applicability supports_lg(const Problem& problem) {
   std::string why;
   const auto plan = make_plan(problem, &why);
   if (!plan) return {false, why};
@@ -187,7 +187,7 @@ Applicability supports_lg(const AlltoallProblem& problem) {
   return {};
 }
 
-RankSchedule build_lg(const AlltoallProblem& problem, int rank) {
+RankSchedule build_lg(const Problem& problem, int rank) {
   std::string why;
   const auto plan = make_plan(problem, &why);
   RankSchedule s;
@@ -269,7 +269,7 @@ RankSchedule build_lg(const AlltoallProblem& problem, int rank) {
   return s;
 }
 
-std::vector<std::pair<int, int>> lg_sizes_from(const AlltoallProblem& problem, int rank, int peer) {
+std::vector<std::pair<int, int>> lg_sizes_from(const Problem& problem, int rank, int peer) {
   std::string why;
   const auto plan = make_plan(problem, &why);
   if (!plan || rank == peer) return {};

@@ -9,10 +9,10 @@
 
 namespace topocoll {
 
-Applicability supports_lg(const AlltoallProblem& problem);
-RankSchedule build_lg(const AlltoallProblem& problem, int rank);
+Applicability supports_lg(const Problem& problem);
+RankSchedule build_lg(const Problem& problem, int rank);
 // The blocks (peer -> dst) whose sizes `rank` collects from `peer` in phase 1 (alltoallv).
-std::vector<std::pair<int, int>> lg_sizes_from(const AlltoallProblem& problem, int rank, int peer);
+std::vector<std::pair<int, int>> lg_sizes_from(const Problem& problem, int rank, int peer);
 // lg's piece size for blocks of `block` bytes: segment_bytes when set, shrunk so that (steps+1)
 // pieces of the `most_collected` blocks a rank collects fit under max_scratch_bytes (when set).
 // 0 when the cap is too small for one-byte pieces (or the block is empty). `most_collected` is

@@ -81,7 +81,7 @@ std::pair<std::size_t, std::size_t> stripe_of(std::size_t bytes, int pieces, int
   return {start(k), start(k + 1) - start(k)};
 }
 
-Applicability supports_overlap(const AlltoallProblem& problem) {
+Applicability supports_overlap(const Problem& problem) {
   if (!problem.topology || problem.topology->size() != problem.size || problem.topology->level_count() < 1) {
     return {false, "overlap needs a topology describing all " + std::to_string(problem.size) + " ranks"};
   }
@@ -92,7 +92,7 @@ Applicability supports_overlap(const AlltoallProblem& problem) {
   return {};
 }
 
-RankSchedule build_overlap(const AlltoallProblem& problem, int rank) {
+RankSchedule build_overlap(const Problem& problem, int rank) {
   RankSchedule s;
   if (!supports_overlap(problem).ok) return s;  // supports() says why
   const OverlapPeers peers(*problem.topology, problem.size);

@@ -41,7 +41,7 @@ std::pair<std::size_t, std::size_t> stripe_of(std::size_t bytes, int pieces, int
 // The most stripes overlap takes (auto tries 1, 2, 4 .. this).
 inline constexpr int kMaxOverlapStripes = 8;
 
-Applicability supports_overlap(const AlltoallProblem& problem);
-RankSchedule build_overlap(const AlltoallProblem& problem, int rank);
+Applicability supports_overlap(const Problem& problem);
+RankSchedule build_overlap(const Problem& problem, int rank);
 
 }  // namespace topocoll

@@ -9,7 +9,7 @@
 
 namespace topocoll {
 
-RankSchedule build_pairwise(const AlltoallProblem& problem, int rank) {
+RankSchedule build_pairwise(const Problem& problem, int rank) {
   const int p = problem.size;
   RankSchedule schedule;
   const int rounds = pairwise_round_count(p);
@@ -25,7 +25,7 @@ RankSchedule build_pairwise(const AlltoallProblem& problem, int rank) {
   return schedule;
 }
 
-double predict_pairwise_us(const AlltoallProblem& problem, const TamWangParams& m) {
+double predict_pairwise_us(const Problem& problem, const TamWangParams& m) {
   const double k = static_cast<double>(m.packets(problem.block_bytes));
   return pairwise_round_count(problem.size) * (k * m.gap_us + m.t_w());
 }

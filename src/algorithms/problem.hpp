@@ -1,5 +1,6 @@
-// What an alltoall schedule is built for: the number of ranks, the block size, the knobs an
-// algorithm may read, and (for topology-aware algorithms) the machine's hierarchy.
+// What a schedule is built for: the operation, the number of ranks, the layout of the blocks
+// (and the root, for scatter and gather), the knobs an algorithm may read, and (for
+// topology-aware algorithms) the machine's hierarchy.
 #pragma once
 
 #include <compare>
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "schedule/block_map.hpp"
+#include "schedule/operation.hpp"
 #include "schedule/schedule.hpp"
 #include "topology/topology.hpp"
 
@@ -26,12 +28,23 @@ struct Applicability {
   std::string reason;  // why not, when !ok
 };
 
-struct AlltoallProblem {
+struct Problem {
   int size = 1;                        // p
   std::size_t block_bytes = 0;         // bytes of each block i->j (alltoall)
   const Topology* topology = nullptr;  // null for flat use
   AlgorithmKnobs knobs;
-  const BlockMap* blocks = nullptr;    // alltoallv: sizes and places per pair; null: uniform
+  // Sizes and places per pair. Null: MPI_Alltoall's uniform layout (block_bytes, block d at
+  // d*B). Set for alltoallv (a per-pair map) and for every rooted operation (RootedBlocks,
+  // whose root is `root`).
+  const BlockMap* blocks = nullptr;
+  Operation operation = Operation::alltoall;
+  int root = 0;  // scatter, gather and their v forms
+
+  // A scatter or gather (or its v form) over `layout`, whose root it takes.
+  static Problem rooted(Operation operation, const RootedBlocks& layout, const Topology* topology = nullptr) {
+    Problem problem{layout.size(), 0, topology, {}, &layout, operation, layout.root()};
+    return problem;
+  }
 
   bool variable() const { return blocks != nullptr; }
   std::size_t bytes(int src, int dst) const { return blocks ? blocks->bytes(src, dst) : block_bytes; }

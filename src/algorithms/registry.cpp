@@ -5,57 +5,91 @@
 #include "algorithms/flat_algorithms.hpp"
 #include "algorithms/lg.hpp"
 #include "algorithms/overlap.hpp"
+#include "algorithms/rooted_algorithms.hpp"
 
 namespace topocoll {
 
 namespace {
 
-Applicability always(const AlltoallProblem&) { return {}; }
+Applicability always(const Problem&) { return {}; }
 
-constexpr std::array kAlgorithms = {
-    AlltoallAlgorithm{"direct", "all sends and receives posted at once, peers (rank+i) mod p (synchronous shuffle)",
-                      always, build_direct, predict_direct_us},
-    AlltoallAlgorithm{"shift", "p-1 rounds, to rank+i and from rank-i", always, build_shift, predict_shift_us},
-    AlltoallAlgorithm{"pairwise", "XOR pairing (p a power of two) or edge-colouring rounds", always,
-                      build_pairwise, predict_pairwise_us},
-    AlltoallAlgorithm{"group-shuffle", "edge-colouring rounds taken w at a time (--group-width)",
-                      supports_group_shuffle, build_group_shuffle, predict_group_shuffle_us},
-    AlltoallAlgorithm{"bruck", "log2(p) store-and-forward rounds, for small messages", supports_bruck, build_bruck,
-                      predict_bruck_us},
-    AlltoallAlgorithm{"lg", "two clusters: exchange inside each, then one aggregated message per partner pair",
-                      supports_lg, build_lg, nullptr, true, lg_sizes_from},
-    AlltoallAlgorithm{"overlap",
-                      "exchange across the outermost level posted first and kept in flight while each group "
-                      "exchanges inside (shift rounds)",
-                      supports_overlap, build_overlap, nullptr, true},
-    AlltoallAlgorithm{"native", "the MPI library's own MPI_Alltoall", always, nullptr, nullptr},
-};
+constexpr Algorithm kDirect{
+    .name = "direct",
+    .summary = "all sends and receives posted at once, peers (rank+i) mod p (synchronous shuffle)",
+    .supports = always,
+    .build = build_direct,
+    .predict_us = predict_direct_us};
+constexpr Algorithm kShift{.name = "shift",
+                           .summary = "p-1 rounds, to rank+i and from rank-i",
+                           .supports = always,
+                           .build = build_shift,
+                           .predict_us = predict_shift_us};
+constexpr Algorithm kPairwise{.name = "pairwise",
+                              .summary = "XOR pairing (p a power of two) or edge-colouring rounds",
+                              .supports = always,
+                              .build = build_pairwise,
+                              .predict_us = predict_pairwise_us};
+constexpr Algorithm kGroupShuffle{.name = "group-shuffle",
+                                  .summary = "edge-colouring rounds taken w at a time (--group-width)",
+                                  .supports = supports_group_shuffle,
+                                  .build = build_group_shuffle,
+                                  .predict_us = predict_group_shuffle_us};
+constexpr Algorithm kBruck{.name = "bruck",
+                           .summary = "log2(p) store-and-forward rounds, for small messages",
+                           .supports = supports_bruck,
+                           .build = build_bruck,
+                           .predict_us = predict_bruck_us};
+constexpr Algorithm kLg{.name = "lg",
+                        .summary = "two clusters: exchange inside each, then one aggregated message per partner pair",
+                        .supports = supports_lg,
+                        .build = build_lg,
+                        .needs_topology = true,
+                        .sizes_from = lg_sizes_from};
+constexpr Algorithm kOverlap{.name = "overlap",
+                             .summary = "exchange across the outermost level posted first and kept in flight while "
+                                        "each group exchanges inside (shift rounds)",
+                             .supports = supports_overlap,
+                             .build = build_overlap,
+                             .needs_topology = true};
+constexpr Algorithm kNativeAlltoall{.name = "native", .summary = "the MPI library's own MPI_Alltoall", .supports = always};
+
+constexpr Algorithm kLinear{.name = "linear",
+                            .summary = "the root sends (scatter) or receives (gather) every block itself, all at once",
+                            .supports = supports_linear,
+                            .build = build_linear};
+constexpr Algorithm kNativeRooted{.name = "native", .summary = "the MPI library's own algorithm", .supports = always};
+
+constexpr std::array kTotalExchange = {kDirect, kShift, kPairwise, kGroupShuffle, kBruck, kLg, kOverlap, kNativeAlltoall};
+constexpr std::array kRooted = {kLinear, kNativeRooted};
 
 }  // namespace
 
-std::span<const AlltoallAlgorithm> alltoall_algorithms() { return kAlgorithms; }
+std::span<const Algorithm> algorithms_for(Operation operation) {
+  if (is_rooted(operation)) return kRooted;
+  return kTotalExchange;
+}
 
-const AlltoallAlgorithm* find_alltoall_algorithm(std::string_view name) {
-  for (const AlltoallAlgorithm& a : kAlgorithms) {
+const Algorithm* find_algorithm(Operation operation, std::string_view name) {
+  for (const Algorithm& a : algorithms_for(operation)) {
     if (a.name == name) return &a;
   }
   return nullptr;
 }
 
-std::string alltoall_algorithm_names() {
+std::string algorithm_names(Operation operation) {
   std::string names;
-  for (const AlltoallAlgorithm& a : kAlgorithms) {
+  for (const Algorithm& a : algorithms_for(operation)) {
     if (!names.empty()) names += ", ";
     names += a.name;
   }
   return names;
 }
 
-Schedule build_full_schedule(const AlltoallAlgorithm& algorithm, const AlltoallProblem& problem) {
+Schedule build_full_schedule(const Algorithm& algorithm, const Problem& problem) {
   return build_full_schedule(algorithm.build, problem);
 }
 
-Schedule build_full_schedule(RankSchedule (*build)(const AlltoallProblem&, int rank), const AlltoallProblem& problem) {
+Schedule build_full_schedule(RankSchedule (*build)(const Problem&, int rank), const Problem& problem) {
   Schedule schedule;
   schedule.size = problem.size;
   schedule.block_bytes = problem.block_bytes;

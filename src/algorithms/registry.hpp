@@ -1,6 +1,9 @@
-// The registry of alltoall algorithms: a name, a one-line summary, whether it applies to a
-// problem (with the reason when not), its schedule builder and its Tam-Wang cost formula.
-// `native` (the MPI library's own MPI_Alltoall) is listed but has no schedule.
+// One registry of algorithms per operation: each entry names an algorithm, says in a line what
+// it does, whether it applies to a problem (with the reason when not), builds one rank's
+// schedule and, for the flat alltoall algorithms, gives the paper's Tam-Wang closed form.
+// `native` (the MPI library's own algorithm) is listed for every operation but has no schedule.
+// Alltoallv's registry holds the alltoall algorithms (those that apply to per-pair sizes say
+// so); scatter and gather (and their v forms) share theirs.
 #pragma once
 
 #include <span>
@@ -15,28 +18,29 @@
 
 namespace topocoll {
 
-struct AlltoallAlgorithm {
+struct Algorithm {
   std::string_view name;
   std::string_view summary;
-  Applicability (*supports)(const AlltoallProblem&);
-  RankSchedule (*build)(const AlltoallProblem&, int rank);            // null for native
-  // The paper's closed form (flat algorithms); null where the time is read off the schedule
-  // (model/tam_wang.hpp) and for native.
-  double (*predict_us)(const AlltoallProblem&, const TamWangParams&);
+  Applicability (*supports)(const Problem&) = nullptr;
+  RankSchedule (*build)(const Problem&, int rank) = nullptr;  // null for native
+  // The paper's closed form (flat alltoall algorithms); null where the time is read off the
+  // schedule (model/tam_wang.hpp) and for native.
+  double (*predict_us)(const Problem&, const TamWangParams&) = nullptr;
   bool needs_topology = false;  // applies only once the problem carries the machine's topology
   // Alltoallv: the blocks (peer -> dst) whose sizes `rank` must learn from `peer` before it can
   // build its schedule (the executor exchanges them). Null: none beyond its own blocks.
-  std::vector<std::pair<int, int>> (*sizes_from)(const AlltoallProblem&, int rank, int peer) = nullptr;
+  std::vector<std::pair<int, int>> (*sizes_from)(const Problem&, int rank, int peer) = nullptr;
 };
 
-std::span<const AlltoallAlgorithm> alltoall_algorithms();
-const AlltoallAlgorithm* find_alltoall_algorithm(std::string_view name);
+// The algorithms of an operation, in the order auto breaks ties.
+std::span<const Algorithm> algorithms_for(Operation operation);
+const Algorithm* find_algorithm(Operation operation, std::string_view name);
 // "direct, shift, ..." for error messages and help texts.
-std::string alltoall_algorithm_names();
+std::string algorithm_names(Operation operation);
 
 // Every rank's schedule (for the verifier, statistics and printer).
-Schedule build_full_schedule(const AlltoallAlgorithm& algorithm, const AlltoallProblem& problem);
+Schedule build_full_schedule(const Algorithm& algorithm, const Problem& problem);
 // The same from a builder.
-Schedule build_full_schedule(RankSchedule (*build)(const AlltoallProblem&, int rank), const AlltoallProblem& problem);
+Schedule build_full_schedule(RankSchedule (*build)(const Problem&, int rank), const Problem& problem);
 
 }  // namespace topocoll

@@ -7,7 +7,7 @@
 
 namespace topocoll {
 
-RankSchedule build_shift(const AlltoallProblem& problem, int rank) {
+RankSchedule build_shift(const Problem& problem, int rank) {
   const int p = problem.size;
   RankSchedule schedule;
   for (int i = 1; i < p; ++i) {
@@ -22,7 +22,7 @@ RankSchedule build_shift(const AlltoallProblem& problem, int rank) {
   return schedule;
 }
 
-double predict_shift_us(const AlltoallProblem& problem, const TamWangParams& m) {
+double predict_shift_us(const Problem& problem, const TamWangParams& m) {
   const double k = static_cast<double>(m.packets(problem.block_bytes));
   return (problem.size - 1) * (k * m.gap_us + m.t_w());
 }

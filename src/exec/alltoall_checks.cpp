@@ -24,10 +24,10 @@ MaybeFailure check_communicator(MPI_Comm comm, int& size) {
 
 MaybeFailure check_algorithm_and_options(const AlltoallOptions& options, CheckedAlltoall& checked) {
   checked.auto_select = options.algorithm == "auto";
-  checked.algorithm = checked.auto_select ? nullptr : find_alltoall_algorithm(options.algorithm);
+  checked.algorithm = checked.auto_select ? nullptr : find_algorithm(Operation::alltoall, options.algorithm);
   if (checked.algorithm == nullptr && !checked.auto_select) {
     return Failure{MPI_ERR_ARG, "unknown algorithm '" + excerpt_of(options.algorithm) +
-                                    "'; valid names: " + alltoall_algorithm_names() + ", auto"};
+                                    "'; valid names: " + algorithm_names(Operation::alltoall) + ", auto"};
   }
   checked.native = checked.algorithm != nullptr && checked.algorithm->build == nullptr;
   if (checked.native && checked.algorithm->name != "native") {
@@ -130,7 +130,7 @@ MaybeFailure check_alltoall(const AlltoallArguments& a, const AlltoallOptions& o
     return failure;
   }
 
-  checked.problem = AlltoallProblem{size, checked.block_bytes, nullptr, knobs_of(options)};
+  checked.problem = Problem{size, checked.block_bytes, nullptr, knobs_of(options)};
   // Topology-aware algorithms are checked once the topology is known (that takes
   // communication); the others now.
   if (checked.algorithm != nullptr && checked.algorithm->supports != nullptr && !checked.algorithm->needs_topology) {

@@ -28,7 +28,7 @@ struct AlltoallArguments {
 };
 
 struct CheckedAlltoall {
-  const AlltoallAlgorithm* algorithm = nullptr;  // null while `auto` has not chosen
+  const Algorithm* algorithm = nullptr;  // null while `auto` has not chosen
   bool auto_select = false;  // `auto`: the algorithm is chosen once the topology is known
   std::string calibration_path;  // auto: options.calibration, or TOPOCOLL_CALIBRATION
   bool native = false;    // the MPI library's own MPI_Alltoall
@@ -36,7 +36,7 @@ struct CheckedAlltoall {
   DatatypeLayout send_layout;  // unset when in_place
   DatatypeLayout recv_layout;
   std::size_t block_bytes = 0;  // bytes from each rank to each rank
-  AlltoallProblem problem;  // its topology is set later, for algorithms that need one
+  Problem problem;  // its topology is set later, for algorithms that need one
   std::string topology_spec;  // options.topology, or TOPOCOLL_TOPOLOGY when that is empty
   ExecutionSettings settings;
 };

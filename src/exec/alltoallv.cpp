@@ -27,6 +27,7 @@ MaybeFailure run_schedule(const exec::AlltoallvArguments& arguments, exec::Check
   exec::CheckedAlltoall& c = call.common;
   exec::LocalBlocks blocks(call.rank, call.send, call.recv);
   c.problem.blocks = &blocks;
+  c.problem.operation = Operation::alltoallv;
   exec::CommState* state = nullptr;
   if (auto failure = exec::find_comm_state(arguments.comm, state)) return failure;
   const exec::CallTags tags = state->next_call_tags();

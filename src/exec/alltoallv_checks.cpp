@@ -129,7 +129,7 @@ MaybeFailure check_alltoallv(const AlltoallvArguments& a, const AlltoallOptions&
                        " bytes but the receive count makes room for " + std::to_string(from_self) +
                        " (send and receive type signatures differ)"};
   }
-  c.problem = AlltoallProblem{size, 0, nullptr, knobs_of(options)};
+  c.problem = Problem{size, 0, nullptr, knobs_of(options)};
   return std::nullopt;
 }
 

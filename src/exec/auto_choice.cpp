@@ -33,8 +33,9 @@ MaybeFailure resolve_auto(CommState& state, CheckedAlltoall& call, MPI_Comm priv
   call.problem.topology = topology;
 
   const bool variable = call.problem.variable();
-  AlltoallProblem uniform = call.problem;
+  Problem uniform = call.problem;
   uniform.blocks = nullptr;
+  uniform.operation = Operation::alltoall;
   if (variable) {
     std::uint64_t mine = variable_bytes_sent, total = 0;
     const int rc = MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, private_comm);
@@ -45,14 +46,14 @@ MaybeFailure resolve_auto(CommState& state, CheckedAlltoall& call, MPI_Comm priv
   const std::string key = choice_key(call, uniform.block_bytes, variable);
   auto cached = state.auto_choices().find(key);
   if (cached == state.auto_choices().end()) {
-    std::vector<AlltoallAlgorithm> candidates;
-    for (const AlltoallAlgorithm& a : alltoall_algorithms()) {
+    std::vector<Algorithm> candidates;
+    for (const Algorithm& a : algorithms_for(Operation::alltoall)) {
       // For alltoallv only the algorithms that take blocks of different sizes.
       if (a.build != nullptr && (!variable || a.supports(call.problem).ok)) candidates.push_back(a);
     }
     cached = state.auto_choices().emplace(key, choose_alltoall(uniform, calibration->machine(), candidates)).first;
   }
-  call.algorithm = find_alltoall_algorithm(cached->second.algorithm);
+  call.algorithm = find_algorithm(Operation::alltoall, cached->second.algorithm);
   call.problem.knobs = cached->second.knobs;
   if (call.algorithm == nullptr) return Failure{MPI_ERR_INTERN, "auto chose an unknown algorithm"};
   return std::nullopt;

@@ -16,7 +16,7 @@ PointToPoint sizes_message(PointToPoint::Direction direction, std::vector<std::u
 
 }  // namespace
 
-MaybeFailure exchange_block_sizes(const AlltoallAlgorithm& algorithm, const AlltoallProblem& problem, int rank,
+MaybeFailure exchange_block_sizes(const Algorithm& algorithm, const Problem& problem, int rank,
                                   const SideLayout& send, LocalBlocks& blocks, MPI_Comm comm, int tag) {
   if (algorithm.sizes_from == nullptr) return std::nullopt;
   const int p = problem.size;

@@ -1,5 +1,5 @@
 // Alltoallv: before building its schedule, each rank learns the sizes of the blocks its
-// algorithm makes it handle without owning them (lg's collectors: AlltoallAlgorithm::
+// algorithm makes it handle without owning them (lg's collectors: Algorithm::
 // sizes_from), from the ranks that send those blocks. Point-to-point on the private
 // communicator, with the call's own tag for it; only between ranks that have something to say.
 #pragma once
@@ -12,7 +12,7 @@
 
 namespace topocoll::exec {
 
-MaybeFailure exchange_block_sizes(const AlltoallAlgorithm& algorithm, const AlltoallProblem& problem, int rank,
+MaybeFailure exchange_block_sizes(const Algorithm& algorithm, const Problem& problem, int rank,
                                   const SideLayout& send, LocalBlocks& blocks, MPI_Comm comm, int tag);
 
 }  // namespace topocoll::exec

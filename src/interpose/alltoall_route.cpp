@@ -29,7 +29,7 @@ AlltoallRoute route_alltoall(const AlltoallChoice& choice, const AlltoallCall& c
     route.applicability_from_executor = true;
     return route;
   }
-  const AlltoallAlgorithm* algorithm = find_alltoall_algorithm(choice.algorithm);
+  const Algorithm* algorithm = find_algorithm(Operation::alltoall, choice.algorithm);
   if (algorithm == nullptr) return to_mpi_library("unknown algorithm '" + choice.algorithm + "'");
   if (algorithm->needs_topology) {
     route.applicability_from_executor = true;
@@ -38,7 +38,7 @@ AlltoallRoute route_alltoall(const AlltoallChoice& choice, const AlltoallCall& c
   if (algorithm->supports != nullptr) {
     // For alltoallv only whether blocks may differ in size matters here.
     const KnownBlocks one_block(std::vector<std::vector<std::size_t>>{{1}});
-    const AlltoallProblem problem{call.size, call.block_bytes, nullptr, AlgorithmKnobs{},
+    const Problem problem{call.size, call.block_bytes, nullptr, AlgorithmKnobs{},
                                   call.variable ? &one_block : nullptr};
     const Applicability applicability = algorithm->supports(problem);
     if (!applicability.ok) return to_mpi_library(choice.algorithm + " does not apply: " + applicability.reason);

@@ -22,8 +22,10 @@ std::string value_of(const EnvironmentLookup& lookup, const char* name) {
 std::string valid_names(bool variable) {
   const KnownBlocks one_block(std::vector<std::vector<std::size_t>>{{1}});
   std::string names;
-  for (const AlltoallAlgorithm& a : alltoall_algorithms()) {
-    if (variable && a.build != nullptr && !a.needs_topology && !a.supports({1, 0, nullptr, {}, &one_block}).ok) {
+  const Operation operation = variable ? Operation::alltoallv : Operation::alltoall;
+  for (const Algorithm& a : algorithms_for(operation)) {
+    if (variable && a.build != nullptr && !a.needs_topology &&
+        !a.supports({1, 0, nullptr, {}, &one_block, operation}).ok) {
       continue;
     }
     names += std::string(names.empty() ? "" : ", ") + std::string(a.name);

@@ -24,8 +24,8 @@ namespace topocoll::interpose {
 
 namespace {
 
-// One interposed operation: its name, its variable, its notes, and the two ways to answer it.
-struct Operation {
+// One interposed entry point: its name, its variable, its notes, and the two ways to answer it.
+struct EntryPoint {
   const char* name;      // "MPI_Alltoall"
   const char* variable;  // "TOPOCOLL_ALLTOALL"
   const AlltoallChoice& choice;
@@ -62,7 +62,7 @@ AlltoallCall describe_call(MPI_Comm comm, bool variable, std::size_t block_bytes
   return call;
 }
 
-void say_topocoll_answers(const InterposeConfig& config, const Operation& op, MPI_Comm comm,
+void say_topocoll_answers(const InterposeConfig& config, const EntryPoint& op, MPI_Comm comm,
                           const std::string& algorithm) {
   if (!config.verbose) return;
   std::string how = op.choice.requested;
@@ -76,7 +76,7 @@ void say_topocoll_answers(const InterposeConfig& config, const Operation& op, MP
                algorithm + "' (" + op.variable + "=" + how + ")");
 }
 
-void say_mpi_answers(const InterposeConfig& config, const Operation& op, MPI_Comm comm, const std::string& reason) {
+void say_mpi_answers(const InterposeConfig& config, const EntryPoint& op, MPI_Comm comm, const std::string& reason) {
   if (!config.verbose) return;
   const std::string why = reason.empty() ? std::string(op.variable) + "=native" : "not topocoll: " + reason;
   say_once(comm, op.by_mpi, Speakers::rank_zero,
@@ -85,7 +85,7 @@ void say_mpi_answers(const InterposeConfig& config, const Operation& op, MPI_Com
 }
 
 // Runs topocoll and says which algorithm answered (auto says what it chose).
-int run_by_topocoll(const InterposeConfig& config, const Operation& op, MPI_Comm comm, AlltoallOptions options) {
+int run_by_topocoll(const InterposeConfig& config, const EntryPoint& op, MPI_Comm comm, AlltoallOptions options) {
   std::string chosen;
   options.chosen_algorithm = &chosen;
   const int rc = op.by_topocoll_run(options);
@@ -107,7 +107,7 @@ bool names_the_environment(const InterposeConfig& config, const std::string& mes
 // "does not apply" sends the call to the MPI library; any other error is raised through the
 // user's handler, printed as the executor would have printed it. (Another thread using the
 // same communicator meanwhile would see MPI_ERRORS_RETURN too.)
-int run_topology_aware(const InterposeConfig& config, const Operation& op, MPI_Comm comm,
+int run_topology_aware(const InterposeConfig& config, const EntryPoint& op, MPI_Comm comm,
                        const AlltoallOptions& options) {
   MPI_Errhandler user_handler = MPI_ERRHANDLER_NULL;
   if (PMPI_Comm_get_errhandler(comm, &user_handler) != MPI_SUCCESS) {
@@ -139,7 +139,7 @@ int run_topology_aware(const InterposeConfig& config, const Operation& op, MPI_C
   return rc;
 }
 
-int interposed(const Operation& op, MPI_Comm comm, std::size_t block_bytes, bool variable) {
+int interposed(const EntryPoint& op, MPI_Comm comm, std::size_t block_bytes, bool variable) {
   const InterposeConfig& config = interpose_config();
   if (!config.valid()) return raise_error(comm, MPI_ERR_ARG, Note::configuration_error, config.error);
   if (comm == MPI_COMM_NULL) return op.by_mpi_run();  // which reports the error
@@ -179,7 +179,7 @@ extern "C" {
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace topocoll::interpose;
-  const Operation op{"MPI_Alltoall", "TOPOCOLL_ALLTOALL", interpose_config().alltoall, Note::alltoall_by_topocoll,
+  const EntryPoint op{"MPI_Alltoall", "TOPOCOLL_ALLTOALL", interpose_config().alltoall, Note::alltoall_by_topocoll,
                      Note::alltoall_by_mpi,
                      [&](const topocoll::AlltoallOptions& options) {
                        return topocoll::alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
@@ -192,7 +192,7 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace topocoll::interpose;
-  const Operation op{"MPI_Alltoallv", "TOPOCOLL_ALLTOALLV", interpose_config().alltoallv,
+  const EntryPoint op{"MPI_Alltoallv", "TOPOCOLL_ALLTOALLV", interpose_config().alltoallv,
                      Note::alltoallv_by_topocoll, Note::alltoallv_by_mpi,
                      [&](const topocoll::AlltoallOptions& options) {
                        return topocoll::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,

@@ -15,7 +15,7 @@ namespace {
 
 // Runs `rounds` rounds; `fill(round, rank, load)` describes one rank's part of one round.
 template <typename Fill>
-double run_rounds(int rounds, const AlltoallProblem& problem, const MachinePricing& pricing, double give_up_above_us,
+double run_rounds(int rounds, const Problem& problem, const MachinePricing& pricing, double give_up_above_us,
                   Fill fill) {
   RoundCostMeter meter(pricing);
   RankRoundLoad load;
@@ -33,12 +33,12 @@ double run_rounds(int rounds, const AlltoallProblem& problem, const MachinePrici
   return total;
 }
 
-void exchange_with(int partner, int rank, const AlltoallProblem& problem, RankRoundLoad& load) {
+void exchange_with(int partner, int rank, const Problem& problem, RankRoundLoad& load) {
   load.sends.push_back({partner, problem.bytes(rank, partner)});
   load.recvs.push_back({partner, problem.bytes(partner, rank)});
 }
 
-double direct(const AlltoallProblem& problem, const MachinePricing& pricing, double give_up_above_us) {
+double direct(const Problem& problem, const MachinePricing& pricing, double give_up_above_us) {
   const int p = problem.size;
   return run_rounds(1, problem, pricing, give_up_above_us, [&](int, int rank, RankRoundLoad& load) {
     for (int i = 1, to = rank + 1, from = rank - 1; i < p; ++i, ++to, --from) {
@@ -50,7 +50,7 @@ double direct(const AlltoallProblem& problem, const MachinePricing& pricing, dou
   });
 }
 
-double shift(const AlltoallProblem& problem, const MachinePricing& pricing, double give_up_above_us) {
+double shift(const Problem& problem, const MachinePricing& pricing, double give_up_above_us) {
   const int p = problem.size;
   return run_rounds(p - 1, problem, pricing, give_up_above_us, [&](int round, int rank, RankRoundLoad& load) {
     const int to = (rank + round + 1) % p;
@@ -60,7 +60,7 @@ double shift(const AlltoallProblem& problem, const MachinePricing& pricing, doub
   });
 }
 
-double pairwise(const AlltoallProblem& problem, const MachinePricing& pricing, double give_up_above_us) {
+double pairwise(const Problem& problem, const MachinePricing& pricing, double give_up_above_us) {
   const int p = problem.size;
   return run_rounds(pairwise_round_count(p), problem, pricing, give_up_above_us,
                     [&](int round, int rank, RankRoundLoad& load) {
@@ -69,7 +69,7 @@ double pairwise(const AlltoallProblem& problem, const MachinePricing& pricing, d
                     });
 }
 
-double group_shuffle(const AlltoallProblem& problem, const MachinePricing& pricing, double give_up_above_us) {
+double group_shuffle(const Problem& problem, const MachinePricing& pricing, double give_up_above_us) {
   const int p = problem.size;
   const int colours = pairwise_round_count(p);
   const int w = problem.knobs.group_width;
@@ -82,7 +82,7 @@ double group_shuffle(const AlltoallProblem& problem, const MachinePricing& prici
   });
 }
 
-double bruck(const AlltoallProblem& problem, const MachinePricing& pricing, double give_up_above_us) {
+double bruck(const Problem& problem, const MachinePricing& pricing, double give_up_above_us) {
   const int p = problem.size;
   int rounds = 0;
   while ((1 << rounds) < p) ++rounds;
@@ -98,7 +98,7 @@ double bruck(const AlltoallProblem& problem, const MachinePricing& pricing, doub
 
 }  // namespace
 
-std::optional<double> predict_from_traffic_us(std::string_view algorithm, const AlltoallProblem& problem,
+std::optional<double> predict_from_traffic_us(std::string_view algorithm, const Problem& problem,
                                               const MachinePricing& pricing, double give_up_above_us) {
   if (problem.size < 1) return std::nullopt;
   if (algorithm == "direct") return direct(problem, pricing, give_up_above_us);

@@ -20,15 +20,15 @@ namespace topocoll {
 // unknown name, or a kind of problem the form does not cover: then read the schedule).
 // The caller has checked that the algorithm supports the problem. Once the rounds priced so far
 // exceed `give_up_above_us`, the form stops and returns their time: a lower bound above it.
-std::optional<double> predict_from_traffic_us(std::string_view algorithm, const AlltoallProblem& problem,
+std::optional<double> predict_from_traffic_us(std::string_view algorithm, const Problem& problem,
                                               const MachinePricing& pricing,
                                               double give_up_above_us = std::numeric_limits<double>::infinity());
 
 // overlap's form (overlap_traffic.cpp).
-std::optional<double> predict_overlap_from_traffic_us(const AlltoallProblem& problem, const MachinePricing& pricing);
+std::optional<double> predict_overlap_from_traffic_us(const Problem& problem, const MachinePricing& pricing);
 
 // lg's form (lg_traffic.cpp): equal blocks only.
-std::optional<double> predict_lg_from_traffic_us(const AlltoallProblem& problem, const MachinePricing& pricing,
+std::optional<double> predict_lg_from_traffic_us(const Problem& problem, const MachinePricing& pricing,
                                                  double give_up_above_us);
 
 }  // namespace topocoll

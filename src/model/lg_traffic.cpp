@@ -97,7 +97,7 @@ class LgShape {
 };
 
 // lg's piece size (0: whole blocks in one piece), by lg's own rule.
-std::size_t piece_bytes(const AlltoallProblem& problem, const LgShape& shape) {
+std::size_t piece_bytes(const Problem& problem, const LgShape& shape) {
   return lg_piece_bytes(problem.block_bytes, problem.knobs, shape.max_steps(), [&] {
     std::size_t most = 0;
     for (int r = 0; r < problem.size; ++r) most = std::max(most, static_cast<std::size_t>(shape.collected_in_all(r)));
@@ -135,7 +135,7 @@ void add_phase2_step(const LgShape& shape, int rank, int g, std::size_t len, Ran
 
 }  // namespace
 
-std::optional<double> predict_lg_from_traffic_us(const AlltoallProblem& problem, const MachinePricing& pricing,
+std::optional<double> predict_lg_from_traffic_us(const Problem& problem, const MachinePricing& pricing,
                                                  double give_up_above_us) {
   const Topology* topology = problem.topology;
   if (problem.variable() || !topology || topology->size() != problem.size || topology->group_count(0) < 2) {

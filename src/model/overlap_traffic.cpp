@@ -11,7 +11,7 @@
 
 namespace topocoll {
 
-std::optional<double> predict_overlap_from_traffic_us(const AlltoallProblem& problem, const MachinePricing& pricing) {
+std::optional<double> predict_overlap_from_traffic_us(const Problem& problem, const MachinePricing& pricing) {
   const Topology* topology = problem.topology;
   if (!topology || topology->size() != problem.size || topology->level_count() < 1) return std::nullopt;
   const int p = problem.size;

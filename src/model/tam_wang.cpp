@@ -58,7 +58,7 @@ double predict_schedule_us(const Schedule& schedule, const TamWangParams& model)
   return total;
 }
 
-double predict_tam_wang_us(const AlltoallAlgorithm& algorithm, const AlltoallProblem& problem,
+double predict_tam_wang_us(const Algorithm& algorithm, const Problem& problem,
                            const TamWangParams& model) {
   if (algorithm.predict_us != nullptr) return algorithm.predict_us(problem, model);
   return predict_schedule_us(build_full_schedule(algorithm, problem), model);

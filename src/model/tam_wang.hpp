@@ -17,7 +17,7 @@ double predict_schedule_us(const Schedule& schedule, const TamWangParams& model)
 
 // An algorithm's Tam-Wang time: its closed form where the registry has one, else read off its
 // schedule. The algorithm has a schedule (not `native`) and supports the problem.
-double predict_tam_wang_us(const AlltoallAlgorithm& algorithm, const AlltoallProblem& problem,
+double predict_tam_wang_us(const Algorithm& algorithm, const Problem& problem,
                            const TamWangParams& model);
 
 }  // namespace topocoll

@@ -1,7 +1,7 @@
 // Where every block of a total exchange lies and how big it is. For MPI_Alltoall every block
 // has the same size B and block d sits at d*B; for MPI_Alltoallv sizes and places vary per
 // pair, and a rank knows only its own blocks plus whatever sizes it was told (the executor
-// exchanges the ones an algorithm asks for, see AlltoallAlgorithm::sizes_from).
+// exchanges the ones an algorithm asks for, see Algorithm::sizes_from).
 #pragma once
 
 #include <cstddef>
@@ -34,6 +34,42 @@ class KnownBlocks final : public BlockMap {
 
  private:
   std::vector<std::vector<std::size_t>> bytes_, send_offsets_, recv_offsets_;
+};
+
+// Blocks of one size B, block d at d*B in both buffers: MPI_Alltoall's layout.
+class UniformBlocks final : public BlockMap {
+ public:
+  explicit UniformBlocks(std::size_t block_bytes) : b_(block_bytes) {}
+  std::size_t bytes(int, int) const override { return b_; }
+  std::size_t send_offset(int, int dst) const override { return static_cast<std::size_t>(dst) * b_; }
+  std::size_t recv_offset(int, int src) const override { return static_cast<std::size_t>(src) * b_; }
+
+ private:
+  std::size_t b_;
+};
+
+// Scatter's and gather's layout: the root's row (scatter: block root -> d) or column (gather:
+// block d -> root) of the matrix, every other block empty. Block d has bytes[d] bytes at
+// displacement[d] in the root's buffer (its send buffer for scatter, its receive buffer for
+// gather) and at offset 0 in rank d's other buffer, as MPI_Scatterv and MPI_Gatherv place them.
+class RootedBlocks final : public BlockMap {
+ public:
+  enum class Flow : bool { from_root, to_root };
+  RootedBlocks(Flow flow, int root, std::vector<std::size_t> bytes, std::vector<std::size_t> displacements);
+  // MPI_Scatter's and MPI_Gather's layout: p blocks of B bytes, block d at d*B at the root.
+  static RootedBlocks uniform(Flow flow, int root, int size, std::size_t block_bytes);
+
+  std::size_t bytes(int src, int dst) const override;
+  std::size_t send_offset(int rank, int dst) const override;
+  std::size_t recv_offset(int rank, int src) const override;
+  int root() const { return root_; }
+  Flow flow() const { return flow_; }
+  int size() const { return static_cast<int>(bytes_.size()); }
+
+ private:
+  Flow flow_;
+  int root_;
+  std::vector<std::size_t> bytes_, displacements_;
 };
 
 }  // namespace topocoll

@@ -34,18 +34,6 @@ struct PendingDelivery {
   std::vector<Label> payload;
 };
 
-// Blocks of one size, laid out in order: MPI_Alltoall's layout.
-class UniformBlocks final : public BlockMap {
- public:
-  explicit UniformBlocks(std::size_t b) : b_(b) {}
-  std::size_t bytes(int, int) const override { return b_; }
-  std::size_t send_offset(int, int dst) const override { return static_cast<std::size_t>(dst) * b_; }
-  std::size_t recv_offset(int, int src) const override { return static_cast<std::size_t>(src) * b_; }
-
- private:
-  std::size_t b_;
-};
-
 class SymbolicRun {
  public:
   SymbolicRun(const Schedule& s, const BlockMap& blocks) : s_(s), p_(s.size), blocks_(blocks) {}

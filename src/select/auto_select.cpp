@@ -18,7 +18,7 @@ namespace {
 constexpr int kStripeChoices[] = {1, 2, 4, kMaxOverlapStripes};
 constexpr double kStripeGain = 0.005;
 
-AlgorithmPrediction predict_one(const AlltoallAlgorithm& algorithm, const AlltoallProblem& problem,
+AlgorithmPrediction predict_one(const Algorithm& algorithm, const Problem& problem,
                                 const MachineCost& machine, const MachinePricing& pricing, double give_up_above_us) {
   AlgorithmPrediction prediction{std::string(algorithm.name), std::nullopt, {}, false, {}};
   if (!algorithm.build) {
@@ -42,12 +42,12 @@ AlgorithmPrediction predict_one(const AlltoallAlgorithm& algorithm, const Alltoa
 }
 
 // overlap with its stripes left to auto: the fewest stripes within kStripeGain of the best.
-AlgorithmPrediction predict_overlap(const AlltoallAlgorithm& algorithm, const AlltoallProblem& problem,
+AlgorithmPrediction predict_overlap(const Algorithm& algorithm, const Problem& problem,
                                     const MachineCost& machine, const MachinePricing& pricing,
                                     double give_up_above_us) {
   std::vector<AlgorithmPrediction> tried;
   for (int stripes : kStripeChoices) {
-    AlltoallProblem striped = problem;
+    Problem striped = problem;
     striped.knobs.stripes = stripes;
     tried.push_back(predict_one(algorithm, striped, machine, pricing, give_up_above_us));
     if (!tried.back().predicted_us) return tried.back();  // not applicable: the same for any count
@@ -73,11 +73,11 @@ std::string describe_run(const std::string& algorithm, const AlgorithmKnobs& kno
   return algorithm;
 }
 
-AutoChoice select_alltoall(const AlltoallProblem& problem, const MachineCost& machine, Predictions predictions,
-                           std::span<const AlltoallAlgorithm> candidates) {
+AutoChoice select_alltoall(const Problem& problem, const MachineCost& machine, Predictions predictions,
+                           std::span<const Algorithm> candidates) {
   AutoChoice choice;
   if (const auto unusable = check_machine(machine)) {
-    for (const AlltoallAlgorithm& algorithm : candidates) {
+    for (const Algorithm& algorithm : candidates) {
       if (algorithm.name != "auto")
         choice.predictions.push_back({std::string(algorithm.name), std::nullopt, *unusable, false, {}});
     }
@@ -86,14 +86,14 @@ AutoChoice select_alltoall(const AlltoallProblem& problem, const MachineCost& ma
   if (problem.topology && problem.topology->size() != problem.size) {
     const std::string why = "the topology describes " + std::to_string(problem.topology->size()) +
                             " ranks, the problem " + std::to_string(problem.size);
-    for (const AlltoallAlgorithm& algorithm : candidates) {
+    for (const Algorithm& algorithm : candidates) {
       if (algorithm.name != "auto") choice.predictions.push_back({std::string(algorithm.name), std::nullopt, why, false, {}});
     }
     return choice;
   }
   const MachinePricing pricing(machine, problem.topology, problem.size);
   double best_us = 0.0;
-  for (const AlltoallAlgorithm& algorithm : candidates) {
+  for (const Algorithm& algorithm : candidates) {
     if (algorithm.name == "auto") continue;
     const bool bounded = predictions == Predictions::enough_to_choose && !choice.algorithm.empty();
     const double give_up_above_us = bounded ? best_us : std::numeric_limits<double>::infinity();
@@ -111,19 +111,19 @@ AutoChoice select_alltoall(const AlltoallProblem& problem, const MachineCost& ma
   return choice;
 }
 
-AutoChoice select_alltoall(const AlltoallProblem& problem, const Calibration& calibration, Predictions predictions) {
+AutoChoice select_alltoall(const Problem& problem, const Calibration& calibration, Predictions predictions) {
   return select_alltoall(problem, calibration.machine(), predictions);
 }
 
-AutoRun choose_alltoall(const AlltoallProblem& problem, const MachineCost& machine,
-                        std::span<const AlltoallAlgorithm> candidates) {
+AutoRun choose_alltoall(const Problem& problem, const MachineCost& machine,
+                        std::span<const Algorithm> candidates) {
   const AutoChoice choice = select_alltoall(problem, machine, Predictions::enough_to_choose, candidates);
   if (choice.algorithm.empty()) return {kAutoFallback, problem.knobs};
   return {choice.algorithm, choice.knobs};
 }
 
-AutoRun choose_alltoall(const AlltoallProblem& problem, const Calibration& calibration) {
-  return choose_alltoall(problem, calibration.machine(), alltoall_algorithms());
+AutoRun choose_alltoall(const Problem& problem, const Calibration& calibration) {
+  return choose_alltoall(problem, calibration.machine(), algorithms_for(Operation::alltoall));
 }
 
 }  // namespace topocoll

@@ -40,10 +40,10 @@ struct AutoChoice {
 };
 
 // Predicts every candidate (`native`, which has no schedule, is listed as not modelled).
-AutoChoice select_alltoall(const AlltoallProblem& problem, const MachineCost& machine,
+AutoChoice select_alltoall(const Problem& problem, const MachineCost& machine,
                            Predictions predictions = Predictions::all,
-                           std::span<const AlltoallAlgorithm> candidates = alltoall_algorithms());
-AutoChoice select_alltoall(const AlltoallProblem& problem, const Calibration& calibration,
+                           std::span<const Algorithm> candidates = algorithms_for(Operation::alltoall));
+AutoChoice select_alltoall(const Problem& problem, const Calibration& calibration,
                            Predictions predictions = Predictions::all);
 
 // What the executor calls: the algorithm `auto` runs for this problem, and its knobs. Never
@@ -54,10 +54,10 @@ struct AutoRun {
   std::string algorithm;
   AlgorithmKnobs knobs;
 };
-AutoRun choose_alltoall(const AlltoallProblem& problem, const Calibration& calibration);
+AutoRun choose_alltoall(const Problem& problem, const Calibration& calibration);
 // The same on a machine, among `candidates` (the executor's, for alltoallv).
-AutoRun choose_alltoall(const AlltoallProblem& problem, const MachineCost& machine,
-                        std::span<const AlltoallAlgorithm> candidates);
+AutoRun choose_alltoall(const Problem& problem, const MachineCost& machine,
+                        std::span<const Algorithm> candidates);
 
 // "overlap with 2 stripes", or the bare name: how tools print what auto runs.
 std::string describe_run(const std::string& algorithm, const AlgorithmKnobs& knobs);

@@ -43,7 +43,7 @@ TEST(InterposeConfig, AutoWithACalibrationIsTheExecutorsAuto) {
 }
 
 TEST(InterposeConfig, EveryRegistryNameIsAccepted) {
-  for (const AlltoallAlgorithm& algorithm : alltoall_algorithms()) {
+  for (const Algorithm& algorithm : algorithms_for(Operation::alltoall)) {
     const std::string name(algorithm.name);
     const InterposeConfig config = parse({{"TOPOCOLL_ALLTOALL", name}});
     EXPECT_TRUE(config.valid()) << name << ": " << config.error;
@@ -126,7 +126,7 @@ TEST(AlltoallRoute, IntercommunicatorsGoToTheMpiLibrary) {
 }
 
 TEST(AlltoallRoute, TopologyAwareAlgorithmsLeaveApplicabilityToTheExecutor) {
-  for (const AlltoallAlgorithm& algorithm : alltoall_algorithms()) {
+  for (const Algorithm& algorithm : algorithms_for(Operation::alltoall)) {
     if (!algorithm.needs_topology) continue;
     const AlltoallRoute route = route_alltoall(choice_of(std::string(algorithm.name)), AlltoallCall{false, 4, 8});
     EXPECT_TRUE(route.by_topocoll) << algorithm.name;

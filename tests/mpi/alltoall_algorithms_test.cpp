@@ -89,7 +89,7 @@ using KnobsAndDefaults = MpiTest;
 
 TEST_F(KnobsAndDefaults, GroupShuffleAtSeveralWidths) {
   const int p = size_of(MPI_COMM_WORLD);
-  const AlltoallAlgorithm& group_shuffle = *find_alltoall_algorithm("group-shuffle");
+  const Algorithm& group_shuffle = *find_algorithm(Operation::alltoall, "group-shuffle");
   for (const int width : std::set<int>{1, 2, 3, std::max(1, p - 1), p, p + 3}) {
     for (const std::size_t count : {std::size_t{1}, std::size_t{1000}}) {
       if (!applies(group_shuffle, p, count * sizeof(int), width)) continue;

@@ -19,7 +19,7 @@ AlltoallOptions options_for(const std::string& algorithm) {
 }
 
 // Runs `algorithm` on `comm` with `count` ints per block, checks against MPI_Alltoall.
-void expect_correct_on(MPI_Comm comm, const AlltoallAlgorithm& algorithm, int count) {
+void expect_correct_on(MPI_Comm comm, const Algorithm& algorithm, int count) {
   const int p = size_of(comm);
   if (!applies(algorithm, p, static_cast<std::size_t>(count) * sizeof(int))) return;
   std::vector<int> send = make_send_blocks(comm, static_cast<std::size_t>(count));

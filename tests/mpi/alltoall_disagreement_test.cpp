@@ -21,7 +21,7 @@ class Disagreement : public ErrorsReturnTest {};
 class DisagreementUnderEveryAlgorithm : public Disagreement, public ::testing::WithParamInterface<std::string> {};
 
 AlltoallOptions options_for(const std::string& algorithm, int p, int max_requests = 0) {
-  const AlltoallAlgorithm& entry = *find_alltoall_algorithm(algorithm);
+  const Algorithm& entry = *find_algorithm(Operation::alltoall, algorithm);
   const std::string two_clusters = "clusters:" + std::to_string(p / 2) + "," + std::to_string(p - p / 2);
   AlltoallOptions options = algorithm_on(algorithm, entry.needs_topology ? two_clusters : "");
   options.max_requests = max_requests;
@@ -56,7 +56,7 @@ void expect_later_calls_right(MPI_Comm comm, const AlltoallOptions& options) {
 
 TEST_P(DisagreementUnderEveryAlgorithm, AlltoallFailsCleanlyAndLaterCallsAreRight) {
   const int p = size_of(comm_), rank = rank_in(comm_);
-  if (p < 2 || find_alltoall_algorithm(GetParam())->build == nullptr) GTEST_SKIP();
+  if (p < 2 || find_algorithm(Operation::alltoall, GetParam())->build == nullptr) GTEST_SKIP();
   for (const int max_requests : {0, 2}) {
     const AlltoallOptions options = options_for(GetParam(), p, max_requests);
     const int count = rank == 0 ? kOddCount : kRightCount;

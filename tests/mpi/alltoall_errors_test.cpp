@@ -127,9 +127,9 @@ TEST_F(AlltoallErrors, AlgorithmThatDoesNotApply) {
   AlltoallOptions options = options_for("group-shuffle");
   options.group_width = 0;
   expect_error(run(options), MPI_ERR_ARG, "does not apply");
-  const AlltoallAlgorithm& group_shuffle = *find_alltoall_algorithm("group-shuffle");
+  const Algorithm& group_shuffle = *find_algorithm(Operation::alltoall, "group-shuffle");
   const std::string reason =
-      group_shuffle.supports(AlltoallProblem{size_of(comm_), kCount * sizeof(int), nullptr, AlgorithmKnobs{0}}).reason;
+      group_shuffle.supports(Problem{size_of(comm_), kCount * sizeof(int), nullptr, AlgorithmKnobs{0}}).reason;
   EXPECT_NE(std::string(topocoll_error_message()).find(reason), std::string::npos);
 }
 

@@ -39,11 +39,11 @@ void ErrorsReturnTest::TearDown() {
   MpiTest::TearDown();
 }
 
-const AlltoallAlgorithm& EveryAlgorithm::algorithm() const { return *find_alltoall_algorithm(GetParam()); }
+const Algorithm& EveryAlgorithm::algorithm() const { return *find_algorithm(Operation::alltoall, GetParam()); }
 
 std::vector<std::string> registry_algorithm_names() {
   std::vector<std::string> names;
-  for (const AlltoallAlgorithm& algorithm : alltoall_algorithms()) names.emplace_back(algorithm.name);
+  for (const Algorithm& algorithm : algorithms_for(Operation::alltoall)) names.emplace_back(algorithm.name);
   return names;
 }
 
@@ -55,8 +55,8 @@ std::string test_name_of(const ::testing::TestParamInfo<std::string>& info) {
   return name;
 }
 
-bool applies(const AlltoallAlgorithm& algorithm, int p, std::size_t block_bytes, int group_width) {
-  const AlltoallProblem problem{p, block_bytes, nullptr, AlgorithmKnobs{group_width}};
+bool applies(const Algorithm& algorithm, int p, std::size_t block_bytes, int group_width) {
+  const Problem problem{p, block_bytes, nullptr, AlgorithmKnobs{group_width}};
   const Applicability applicability = algorithm.supports(problem);
   if (!applicability.ok && rank_in(MPI_COMM_WORLD) == 0) {
     std::cout << "[   NOTE   ] " << algorithm.name << " does not apply to p=" << p << ", " << block_bytes

@@ -41,7 +41,7 @@ class ErrorsReturnTest : public MpiTest {
 // Parameterised over algorithm names.
 class EveryAlgorithm : public MpiTest, public ::testing::WithParamInterface<std::string> {
  protected:
-  const AlltoallAlgorithm& algorithm() const;
+  const Algorithm& algorithm() const;
 };
 
 // Every name in the registry, so that new algorithms are covered automatically.
@@ -51,7 +51,7 @@ std::string test_name_of(const ::testing::TestParamInfo<std::string>& info);
 
 // Whether `algorithm` applies to p ranks, blocks of `block_bytes` and the given group width;
 // when not, rank 0 says so on stdout (the caller then skips that case).
-bool applies(const AlltoallAlgorithm& algorithm, int p, std::size_t block_bytes, int group_width = 4);
+bool applies(const Algorithm& algorithm, int p, std::size_t block_bytes, int group_width = 4);
 
 // The value of element `index` of the block `source` sends to `destination`.
 int cell_value(int source, int destination, std::size_t index);

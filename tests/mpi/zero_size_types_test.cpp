@@ -60,14 +60,14 @@ class ZeroSizeTypes : public ErrorsReturnTest {
 TEST_F(ZeroSizeTypes, EveryAlgorithmMovesNothingAndSucceeds) {
   const int p = size_of(comm_);
   const std::string two_clusters = "clusters:" + std::to_string(p - p / 2) + (p > 1 ? "," + std::to_string(p / 2) : "");
-  for (const AlltoallAlgorithm& entry : alltoall_algorithms()) {
+  for (const Algorithm& entry : algorithms_for(Operation::alltoall)) {
     if (entry.build == nullptr || (entry.needs_topology && p < 2)) continue;
     const AlltoallOptions options = algorithm_on(std::string(entry.name), entry.needs_topology ? two_clusters : "");
     expect_nothing_moved_by_any_pair(options, true);
     // alltoallv: the algorithms that take blocks of different sizes (asked as auto asks).
     const KnownBlocks empty_blocks(std::vector<std::vector<std::size_t>>(
         static_cast<std::size_t>(p), std::vector<std::size_t>(static_cast<std::size_t>(p), 0)));
-    const AlltoallProblem variable{p, 0, nullptr, AlgorithmKnobs{}, &empty_blocks};
+    const Problem variable{p, 0, nullptr, AlgorithmKnobs{}, &empty_blocks};
     if (entry.needs_topology || entry.supports(variable).ok) expect_nothing_moved_by_any_pair(options, false);
   }
 }

@@ -51,8 +51,8 @@ class WhatOneRankKnows final : public BlockMap {
 };
 
 // Builds every rank's schedule from what that rank knows, and verifies the whole.
-void expect_verified(const AlltoallAlgorithm& a, const Topology* topo, int p, const KnownBlocks& blocks) {
-  AlltoallProblem problem{p, 0, topo, {}, &blocks};
+void expect_verified(const Algorithm& a, const Topology* topo, int p, const KnownBlocks& blocks) {
+  Problem problem{p, 0, topo, {}, &blocks, Operation::alltoallv};
   ASSERT_TRUE(a.supports(problem).ok) << a.name << ": " << a.supports(problem).reason;
   Schedule schedule;
   schedule.size = p;
@@ -66,7 +66,7 @@ void expect_verified(const AlltoallAlgorithm& a, const Topology* topo, int p, co
         }
     }
     const WhatOneRankKnows view(blocks, r, told);
-    AlltoallProblem local = problem;
+    Problem local = problem;
     local.blocks = &view;
     try {
       schedule.ranks.push_back(a.build(local, r));
@@ -83,14 +83,14 @@ TEST(AlltoallvSchedule, FlatAlgorithmsWithRandomSizes) {
   for (const char* name : {"direct", "shift", "pairwise", "group-shuffle"}) {
     for (int p = 1; p <= 24; ++p) {
       const KnownBlocks blocks(random_sizes(p, rng), p % 3);
-      expect_verified(*find_alltoall_algorithm(name), nullptr, p, blocks);
+      expect_verified(*find_algorithm(Operation::alltoall, name), nullptr, p, blocks);
     }
   }
 }
 
 TEST(AlltoallvSchedule, LgWithRandomSizesAndPlacements) {
   std::mt19937 rng(7);
-  const AlltoallAlgorithm& lg = *find_alltoall_algorithm("lg");
+  const Algorithm& lg = *find_algorithm(Operation::alltoall, "lg");
   const std::vector<std::vector<int>> shapes = {{1, 1}, {1, 7}, {3, 5}, {5, 3}, {4, 4}, {3, 7}, {2, 9, 4}, {4, 1, 6, 2}};
   for (const auto& shape : shapes) {
     for (bool shuffled : {false, true}) {
@@ -103,22 +103,22 @@ TEST(AlltoallvSchedule, LgWithRandomSizesAndPlacements) {
 
 TEST(AlltoallvSchedule, NotApplicableWhereSizesMustBeEqual) {
   const KnownBlocks blocks({{1, 2}, {3, 4}});
-  AlltoallProblem problem{2, 0, nullptr, {}, &blocks};
-  EXPECT_FALSE(find_alltoall_algorithm("bruck")->supports(problem).ok);
+  Problem problem{2, 0, nullptr, {}, &blocks, Operation::alltoallv};
+  EXPECT_FALSE(find_algorithm(Operation::alltoall, "bruck")->supports(problem).ok);
   const Topology topo = clusters_of({1, 1}, nullptr);
   problem.topology = &topo;
   problem.knobs.max_scratch_bytes = 1024;
-  const Applicability lg = find_alltoall_algorithm("lg")->supports(problem);
+  const Applicability lg = find_algorithm(Operation::alltoall, "lg")->supports(problem);
   EXPECT_FALSE(lg.ok);
   EXPECT_NE(lg.reason.find("alltoallv"), std::string::npos) << lg.reason;
 }
 
 TEST(AlltoallvSchedule, VerifierCatchesWritesOutsideBlocks) {
   const KnownBlocks blocks({{2, 2}, {2, 2}}, 3);  // 3 unused bytes after each block
-  AlltoallProblem problem{2, 0, nullptr, {}, &blocks};
+  Problem problem{2, 0, nullptr, {}, &blocks, Operation::alltoallv};
   Schedule schedule;
   schedule.size = 2;
-  for (int r = 0; r < 2; ++r) schedule.ranks.push_back(find_alltoall_algorithm("shift")->build(problem, r));
+  for (int r = 0; r < 2; ++r) schedule.ranks.push_back(find_algorithm(Operation::alltoall, "shift")->build(problem, r));
   ASSERT_TRUE(verify(schedule, blocks).ok);
   schedule.ranks[0].rounds[0].copies.push_back({Segment{BufferKind::send, 0, 1}, Segment{BufferKind::recv, 3, 1}});
   const Verdict verdict = verify(schedule, blocks);

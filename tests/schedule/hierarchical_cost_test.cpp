@@ -16,7 +16,7 @@ namespace {
 // flat ones; read off the schedule for the others) against the hierarchical model on machine_from_tam_wang, with blocks of whole
 // packets (the model has bytes, Tam-Wang packets).
 TEST(HierarchicalCost, ReproducesTamWangOnOneLevel) {
-  for (const AlltoallAlgorithm& a : alltoall_algorithms()) {
+  for (const Algorithm& a : algorithms_for(Operation::alltoall)) {
     if (!a.build) continue;
     for (int p : {2, 3, 7, 8, 16, 31}) {
       const Topology clusters = test_machines::two_clusters(p / 2, p - p / 2);
@@ -25,7 +25,7 @@ TEST(HierarchicalCost, ReproducesTamWangOnOneLevel) {
       const MachineCost machine = machine_from_tam_wang(tam_wang);
       for (std::size_t k : {1, 3, 10}) {
         for (int w : {1, 5}) {
-          const AlltoallProblem problem{p, k * tam_wang.packet_bytes, topology, AlgorithmKnobs{w}};
+          const Problem problem{p, k * tam_wang.packet_bytes, topology, AlgorithmKnobs{w}};
           if (!a.supports(problem).ok) continue;
           const double expected = predict_tam_wang_us(a, problem, tam_wang);
           const double got = predict_hierarchical_us(build_full_schedule(a, problem), machine, topology);
@@ -41,9 +41,9 @@ TEST(HierarchicalCost, TamWangEquationsAtSixteen) {
   const MachineCost machine = machine_from_tam_wang(tw);
   const double t_w = 12.5 + (0.3387 * 16 + 149) - 123 + 20 + 7;
   const std::size_t k = 10;
-  const AlltoallProblem problem{16, k * 1492, nullptr, AlgorithmKnobs{5}};
+  const Problem problem{16, k * 1492, nullptr, AlgorithmKnobs{5}};
   auto predict = [&](const char* name) {
-    return predict_hierarchical_us(build_full_schedule(*find_alltoall_algorithm(name), problem), machine, nullptr);
+    return predict_hierarchical_us(build_full_schedule(*find_algorithm(Operation::alltoall, name), problem), machine, nullptr);
   };
   EXPECT_NEAR(predict("direct"), k * 15 * 123.0 + t_w, 1e-6);             // eq. (2) = (4)
   EXPECT_NEAR(predict("shift"), k * 123.0 * 15 + 15 * t_w, 1e-6);         // eq. (3)
@@ -70,8 +70,8 @@ TEST(HierarchicalCost, TwoClusterDirectByHand) {
   m.copy_bytes_per_us = 1000.0;
   ASSERT_FALSE(check_machine(m));
   const Topology topology = test_machines::two_clusters(2, 2);
-  const AlltoallProblem problem{4, 1000, &topology, {}};
-  const Schedule schedule = build_full_schedule(*find_alltoall_algorithm("direct"), problem);
+  const Problem problem{4, 1000, &topology, {}};
+  const Schedule schedule = build_full_schedule(*find_algorithm(Operation::alltoall, "direct"), problem);
   EXPECT_NEAR(predict_hierarchical_us(schedule, m, &topology), 902.0, 1e-9);
   MachineCost near = m;
   near.levels[0].latency_us = 10.0;
@@ -84,9 +84,9 @@ TEST(HierarchicalCost, TwoClusterDirectByHand) {
 
 TEST(HierarchicalCost, CopiesAloneCostTheirBandwidth) {
   const MachineCost m = test_machines::fast_crossbar();
-  const AlltoallProblem problem{1, 40000, nullptr, {}};
+  const Problem problem{1, 40000, nullptr, {}};
   for (const char* name : {"direct", "shift", "pairwise", "bruck"}) {
-    EXPECT_NEAR(predict_hierarchical_us(build_full_schedule(*find_alltoall_algorithm(name), problem), m, nullptr), 2.0,
+    EXPECT_NEAR(predict_hierarchical_us(build_full_schedule(*find_algorithm(Operation::alltoall, name), problem), m, nullptr), 2.0,
                 1e-12)
         << name;
   }
@@ -149,8 +149,8 @@ TEST(HierarchicalCost, MachineChecksNameTheProblem) {
 // (4102500 B); the other 4897500 B then go at 300 B/us: 16325 us. 5060 + 21880 + 16325 = 43265.
 TEST(HierarchicalCost, FlowsInFlightShareTheLinkWithTheRoundsBeside) {
   const Topology topology = test_machines::two_clusters(3, 3);
-  const AlltoallProblem problem{6, 1000000, &topology, {}};
-  const Schedule schedule = build_full_schedule(*find_alltoall_algorithm("overlap"), problem);
+  const Problem problem{6, 1000000, &topology, {}};
+  const Schedule schedule = build_full_schedule(*find_algorithm(Operation::alltoall, "overlap"), problem);
   MachineCost machine = test_machines::two_cluster_machine(300.0, 300.0);
   machine.backbone->one_direction = {{1, 300.0}};
   EXPECT_NEAR(predict_hierarchical_us(schedule, machine, &topology), 35060.0, 1e-6);

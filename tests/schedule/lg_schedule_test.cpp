@@ -22,8 +22,8 @@ Topology two_clusters(int n1, int n2, std::mt19937* shuffle = nullptr) {
 }
 
 void check(const Topology& topo, std::size_t b, int n1, int n2) {
-  const AlltoallAlgorithm& lg = *find_alltoall_algorithm("lg");
-  AlltoallProblem problem{topo.size(), b, &topo, {}};
+  const Algorithm& lg = *find_algorithm(Operation::alltoall, "lg");
+  Problem problem{topo.size(), b, &topo, {}};
   ASSERT_TRUE(lg.supports(problem).ok) << lg.supports(problem).reason;
   const Schedule schedule = build_full_schedule(lg, problem);
   const Verdict verdict = verify(schedule);
@@ -59,18 +59,18 @@ TEST(LgSchedule, RandomLargerShapes) {
 
 TEST(LgSchedule, DirectSendsTwoN1N2BackboneMessages) {
   const Topology topo = two_clusters(3, 7);
-  AlltoallProblem problem{10, 4, &topo, {}};
-  const ScheduleStats direct = compute_stats(build_full_schedule(*find_alltoall_algorithm("direct"), problem), &topo);
-  const ScheduleStats lg = compute_stats(build_full_schedule(*find_alltoall_algorithm("lg"), problem), &topo);
+  Problem problem{10, 4, &topo, {}};
+  const ScheduleStats direct = compute_stats(build_full_schedule(*find_algorithm(Operation::alltoall, "direct"), problem), &topo);
+  const ScheduleStats lg = compute_stats(build_full_schedule(*find_algorithm(Operation::alltoall, "lg"), problem), &topo);
   EXPECT_EQ(direct.cross.messages, 2u * 3u * 7u);
   EXPECT_EQ(lg.cross.messages, 2u * 7u);
 }
 
 TEST(LgSchedule, NotApplicableWithoutTwoClusters) {
-  const AlltoallAlgorithm& lg = *find_alltoall_algorithm("lg");
+  const Algorithm& lg = *find_algorithm(Operation::alltoall, "lg");
   const Topology flat = Topology::flat(6);
-  EXPECT_FALSE(lg.supports(AlltoallProblem{6, 1, nullptr, {}}).ok);
-  const Applicability one = lg.supports(AlltoallProblem{6, 1, &flat, {}});
+  EXPECT_FALSE(lg.supports(Problem{6, 1, nullptr, {}}).ok);
+  const Applicability one = lg.supports(Problem{6, 1, &flat, {}});
   EXPECT_FALSE(one.ok);
   EXPECT_NE(one.reason.find("at least two groups"), std::string::npos) << one.reason;
 }
@@ -78,7 +78,7 @@ TEST(LgSchedule, NotApplicableWithoutTwoClusters) {
 // Three and four clusters: one aggregated message each way per partner pair, 2*max(n_X,n_Y)
 // per pair of clusters.
 TEST(LgSchedule, MoreThanTwoClusters) {
-  const AlltoallAlgorithm& lg = *find_alltoall_algorithm("lg");
+  const Algorithm& lg = *find_algorithm(Operation::alltoall, "lg");
   std::mt19937 rng(99);
   const std::vector<std::vector<int>> shapes = {{2, 3, 5}, {3, 3, 3}, {1, 4, 7}, {4, 1, 2, 6}, {5, 5, 5, 5},
                                                 {7, 2, 9, 3}, {1, 1, 1}, {6, 4, 1}};
@@ -89,7 +89,7 @@ TEST(LgSchedule, MoreThanTwoClusters) {
         for (int i = 0; i < sizes[c]; ++i) groups.push_back({static_cast<int>(c)});
       if (shuffled) std::shuffle(groups.begin(), groups.end(), rng);
       const Topology topo({"cluster"}, groups);
-      AlltoallProblem problem{topo.size(), 2, &topo, {}};
+      Problem problem{topo.size(), 2, &topo, {}};
       ASSERT_TRUE(lg.supports(problem).ok);
       const Schedule schedule = build_full_schedule(lg, problem);
       const Verdict verdict = verify(schedule);
@@ -111,11 +111,11 @@ namespace {
 // Bounded scratch: pieces pipelined so that phase 1 of a piece overlaps phase 2 of earlier
 // ones; the scratch stays under the cap and the backbone carries each byte once.
 TEST(LgSchedule, PipelinedUnderAScratchCap) {
-  const AlltoallAlgorithm& lg = *find_alltoall_algorithm("lg");
+  const Algorithm& lg = *find_algorithm(Operation::alltoall, "lg");
   for (auto [n1, n2] : {std::pair{3, 7}, {4, 4}, {1, 7}, {5, 3}, {2, 9}}) {
     const Topology topo = two_clusters(n1, n2);
     for (std::size_t cap : {std::size_t{0}, std::size_t{64}, std::size_t{200}, std::size_t{1000}}) {
-      AlltoallProblem problem{topo.size(), 10, &topo, {}};
+      Problem problem{topo.size(), 10, &topo, {}};
       problem.knobs.max_scratch_bytes = cap;
       const Applicability fits = lg.supports(problem);
       if (!fits.ok) {
@@ -135,9 +135,9 @@ TEST(LgSchedule, PipelinedUnderAScratchCap) {
 }
 
 TEST(LgSchedule, ExplicitPiecesOverlapPhases) {
-  const AlltoallAlgorithm& lg = *find_alltoall_algorithm("lg");
+  const Algorithm& lg = *find_algorithm(Operation::alltoall, "lg");
   const Topology topo = two_clusters(3, 7);  // 3 backbone steps
-  AlltoallProblem problem{10, 12, &topo, {}};
+  Problem problem{10, 12, &topo, {}};
   problem.knobs.segment_bytes = 5;  // pieces of 5, 5 and 2 bytes
   const Schedule schedule = build_full_schedule(lg, problem);
   EXPECT_TRUE(verify(schedule).ok) << verify(schedule).summary();
@@ -151,9 +151,9 @@ TEST(LgSchedule, ExplicitPiecesOverlapPhases) {
 
 TEST(LgSchedule, CapTooSmallIsNotApplicable) {
   const Topology topo = two_clusters(3, 7);
-  AlltoallProblem problem{10, 100, &topo, {}};
+  Problem problem{10, 100, &topo, {}};
   problem.knobs.max_scratch_bytes = 3;
-  const Applicability fits = find_alltoall_algorithm("lg")->supports(problem);
+  const Applicability fits = find_algorithm(Operation::alltoall, "lg")->supports(problem);
   EXPECT_FALSE(fits.ok);
   EXPECT_NE(fits.reason.find("scratch cap of 3 bytes"), std::string::npos) << fits.reason;
 }

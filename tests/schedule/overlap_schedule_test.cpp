@@ -23,13 +23,13 @@ Topology clusters_of(const std::vector<int>& sizes, std::mt19937* shuffle = null
   return Topology({"cluster"}, groups);
 }
 
-const AlltoallAlgorithm& overlap() { return *find_alltoall_algorithm("overlap"); }
+const Algorithm& overlap() { return *find_algorithm(Operation::alltoall, "overlap"); }
 
 void check(const Topology& topo, std::size_t b, const std::vector<int>& sizes, int stripes = 0) {
   std::string shape;
   for (int n : sizes) shape += std::to_string(n) + " ";
   shape += "(stripes " + std::to_string(stripes) + ")";
-  AlltoallProblem problem{topo.size(), b, &topo, {}};
+  Problem problem{topo.size(), b, &topo, {}};
   problem.knobs.stripes = stripes;
   ASSERT_TRUE(overlap().supports(problem).ok) << overlap().supports(problem).reason;
   const Schedule schedule = build_full_schedule(overlap(), problem);
@@ -105,7 +105,7 @@ TEST(OverlapSchedule, AlltoallvStripes) {
   for (auto& row : sizes)
     for (auto& s : row) s = rng() % 9;
   const KnownBlocks blocks(sizes, 3);
-  AlltoallProblem problem{7, 0, &topo, {}, &blocks};
+  Problem problem{7, 0, &topo, {}, &blocks, Operation::alltoallv};
   problem.knobs.stripes = 3;
   const Verdict verdict = verify(build_full_schedule(overlap(), problem), blocks);
   EXPECT_TRUE(verdict.ok) << verdict.summary();
@@ -113,7 +113,7 @@ TEST(OverlapSchedule, AlltoallvStripes) {
 
 TEST(OverlapSchedule, NegativeStripesDoNotApply) {
   const Topology topo = clusters_of({2, 2});
-  AlltoallProblem problem{4, 8, &topo, {}};
+  Problem problem{4, 8, &topo, {}};
   problem.knobs.stripes = -1;
   const Applicability fits = overlap().supports(problem);
   EXPECT_FALSE(fits.ok);
@@ -136,7 +136,7 @@ TEST(OverlapSchedule, AlltoallvRandomSizes) {
     for (auto& row : sizes)
       for (auto& s : row) s = rng() % 5;
     const KnownBlocks blocks(sizes, 2);
-    AlltoallProblem problem{p, 0, &topo, {}, &blocks};
+    Problem problem{p, 0, &topo, {}, &blocks, Operation::alltoallv};
     ASSERT_TRUE(overlap().supports(problem).ok);
     const Verdict verdict = verify(build_full_schedule(overlap(), problem), blocks);
     EXPECT_TRUE(verdict.ok) << verdict.summary();
@@ -144,7 +144,7 @@ TEST(OverlapSchedule, AlltoallvRandomSizes) {
 }
 
 TEST(OverlapSchedule, NeedsATopology) {
-  const Applicability fits = overlap().supports(AlltoallProblem{4, 8, nullptr, {}});
+  const Applicability fits = overlap().supports(Problem{4, 8, nullptr, {}});
   EXPECT_FALSE(fits.ok);
   EXPECT_NE(fits.reason.find("topology"), std::string::npos) << fits.reason;
 }

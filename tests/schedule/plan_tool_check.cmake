@@ -12,7 +12,7 @@ if(NOT rounds EQUAL 1 OR NOT messages EQUAL 90 OR NOT cross EQUAL 42 OR NOT veri
   message(FATAL_ERROR "unexpected plan statistics: ${out}")
 endif()
 execute_process(COMMAND ${PLAN} --algorithm no-such --topology flat:4 RESULT_VARIABLE rc ERROR_VARIABLE err)
-if(rc EQUAL 0 OR NOT err MATCHES "unknown algorithm 'no-such'")
+if(rc EQUAL 0 OR NOT err MATCHES "unknown alltoall algorithm 'no-such'")
   message(FATAL_ERROR "an unknown algorithm must fail clearly, got rc=${rc}: ${err}")
 endif()
 execute_process(COMMAND ${PLAN} --algorithm shift --topology clusters:0 RESULT_VARIABLE rc ERROR_VARIABLE err)

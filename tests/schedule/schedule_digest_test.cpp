@@ -84,10 +84,10 @@ struct Case {
 };
 
 std::string outcome(const Case& c, int p) {
-  const AlltoallAlgorithm& algorithm = *find_alltoall_algorithm(c.algorithm);
+  const Algorithm& algorithm = *find_algorithm(Operation::alltoall, c.algorithm);
   std::optional<Topology> topology;
   if (c.topology != "flat") topology = Topology::parse(c.topology, nullptr);
-  AlltoallProblem problem{p, c.block_bytes, topology ? &*topology : nullptr, AlgorithmKnobs{}};
+  Problem problem{p, c.block_bytes, topology ? &*topology : nullptr, AlgorithmKnobs{}};
   problem.knobs.stripes = c.stripes;
   if (!algorithm.supports(problem).ok) return "n/a";
   return digest_of(build_full_schedule(algorithm, problem));
@@ -98,7 +98,7 @@ std::string clusters(int a, int b) { return "clusters:" + std::to_string(a) + ",
 // key -> digest for every case.
 std::map<std::string, std::string> every_outcome() {
   std::map<std::string, std::string> out;
-  for (const AlltoallAlgorithm& a : alltoall_algorithms()) {
+  for (const Algorithm& a : algorithms_for(Operation::alltoall)) {
     if (a.build == nullptr) continue;
     const std::string name(a.name);
     for (int p = 1; p <= 64; ++p) {

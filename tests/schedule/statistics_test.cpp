@@ -8,8 +8,8 @@ namespace topocoll {
 namespace {
 
 ScheduleStats stats_of(std::string_view name, const Topology& topo, std::size_t b, int w = 4) {
-  AlltoallProblem problem{topo.size(), b, &topo, AlgorithmKnobs{w}};
-  return compute_stats(build_full_schedule(*find_alltoall_algorithm(name), problem), &topo);
+  Problem problem{topo.size(), b, &topo, AlgorithmKnobs{w}};
+  return compute_stats(build_full_schedule(*find_algorithm(Operation::alltoall, name), problem), &topo);
 }
 
 TEST(Statistics, DirectCountsEveryPairAndSplitsByCluster) {

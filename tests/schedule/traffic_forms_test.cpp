@@ -45,10 +45,10 @@ std::vector<MachineCost> machines() {
           test_machines::fast_crossbar(), machine_from_tam_wang(TamWangParams::table1(8))};
 }
 
-void expect_forms_match(const AlltoallProblem& problem, const std::string& where) {
+void expect_forms_match(const Problem& problem, const std::string& where) {
   for (const MachineCost& machine : machines()) {
     const MachinePricing pricing(machine, problem.topology, problem.size);
-    for (const AlltoallAlgorithm& a : alltoall_algorithms()) {
+    for (const Algorithm& a : algorithms_for(Operation::alltoall)) {
       if (!a.build || !a.supports(problem).ok) continue;
       const auto form = predict_from_traffic_us(a.name, problem, pricing);
       ASSERT_TRUE(form) << a.name << " has no traffic form";
@@ -62,7 +62,7 @@ TEST(TrafficForms, FlatProblems) {
   for (int p = 1; p <= 13; ++p) {
     for (std::size_t b : {std::size_t{0}, std::size_t{1}, std::size_t{4096}}) {
       for (int w : {1, 3}) {
-        expect_forms_match(AlltoallProblem{p, b, nullptr, AlgorithmKnobs{w}},
+        expect_forms_match(Problem{p, b, nullptr, AlgorithmKnobs{w}},
                            "p=" + std::to_string(p) + " b=" + std::to_string(b));
       }
     }
@@ -77,7 +77,7 @@ TEST(TrafficForms, TwoAndThreeClusters) {
     for (bool shuffled : {false, true}) {
       const Topology topology = clusters_of(sizes, shuffled ? &rng : nullptr);
       for (std::size_t b : {std::size_t{0}, std::size_t{7}, std::size_t{1000}}) {
-        expect_forms_match(AlltoallProblem{topology.size(), b, &topology, AlgorithmKnobs{2}},
+        expect_forms_match(Problem{topology.size(), b, &topology, AlgorithmKnobs{2}},
                            topology.describe() + " b=" + std::to_string(b));
       }
     }
@@ -88,7 +88,7 @@ TEST(TrafficForms, ClustersOfNodes) {
   std::mt19937 rng(7);
   for (const auto& sizes : std::vector<std::vector<int>>{{4, 8}, {6, 6, 3}}) {
     const Topology topology = clusters_of(sizes, &rng, 2);
-    expect_forms_match(AlltoallProblem{topology.size(), 300, &topology, {}}, topology.describe());
+    expect_forms_match(Problem{topology.size(), 300, &topology, {}}, topology.describe());
   }
 }
 
@@ -99,7 +99,7 @@ TEST(TrafficForms, LgPieces) {
       AlgorithmKnobs knobs;
       knobs.segment_bytes = segment;
       knobs.max_scratch_bytes = cap;
-      expect_forms_match(AlltoallProblem{topology.size(), 100, &topology, knobs},
+      expect_forms_match(Problem{topology.size(), 100, &topology, knobs},
                          "segment=" + std::to_string(segment) + " cap=" + std::to_string(cap));
     }
   }
@@ -113,7 +113,7 @@ TEST(TrafficForms, OverlapStripes) {
       for (std::size_t b : {std::size_t{0}, std::size_t{5}, std::size_t{1000}}) {
         AlgorithmKnobs knobs;
         knobs.stripes = stripes;
-        expect_forms_match(AlltoallProblem{topology.size(), b, &topology, knobs},
+        expect_forms_match(Problem{topology.size(), b, &topology, knobs},
                            topology.describe() + " stripes=" + std::to_string(stripes) + " b=" + std::to_string(b));
       }
     }

@@ -8,4 +8,4 @@
 #include "model/tam_wang.hpp"
 #endif
 
-int topocoll_upward_include_probe() { return static_cast<int>(topocoll::alltoall_algorithms().size()); }
+int topocoll_upward_include_probe() { return static_cast<int>(topocoll::algorithms_for(Operation::alltoall).size()); }

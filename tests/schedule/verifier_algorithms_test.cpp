@@ -8,8 +8,8 @@
 namespace topocoll {
 namespace {
 
-void expect_verified(const AlltoallAlgorithm& algorithm, int p, std::size_t block_bytes, int group_width = 4) {
-  AlltoallProblem problem{p, block_bytes, nullptr, AlgorithmKnobs{group_width}};
+void expect_verified(const Algorithm& algorithm, int p, std::size_t block_bytes, int group_width = 4) {
+  Problem problem{p, block_bytes, nullptr, AlgorithmKnobs{group_width}};
   ASSERT_TRUE(algorithm.supports(problem).ok) << algorithm.name << ": " << algorithm.supports(problem).reason;
   const Verdict verdict = verify(build_full_schedule(algorithm, problem));
   EXPECT_TRUE(verdict.ok) << algorithm.name << " p=" << p << " B=" << block_bytes << " w=" << group_width << ": "
@@ -18,7 +18,7 @@ void expect_verified(const AlltoallAlgorithm& algorithm, int p, std::size_t bloc
 
 class EveryAlgorithm : public ::testing::TestWithParam<std::string_view> {
  protected:
-  const AlltoallAlgorithm& algorithm() const { return *find_alltoall_algorithm(GetParam()); }
+  const Algorithm& algorithm() const { return *find_algorithm(Operation::alltoall, GetParam()); }
 };
 
 TEST_P(EveryAlgorithm, VerifiedForEveryPUpTo64) {
@@ -36,8 +36,8 @@ TEST_P(EveryAlgorithm, SpotChecksUpTo1024) {
 // The flat algorithms: those that apply without a topology.
 std::vector<std::string_view> schedule_algorithms() {
   std::vector<std::string_view> names;
-  for (const AlltoallAlgorithm& a : alltoall_algorithms())
-    if (a.build && a.supports(AlltoallProblem{4, 1, nullptr, {}}).ok) names.push_back(a.name);
+  for (const Algorithm& a : algorithms_for(Operation::alltoall))
+    if (a.build && a.supports(Problem{4, 1, nullptr, {}}).ok) names.push_back(a.name);
   return names;
 }
 
@@ -50,24 +50,24 @@ INSTANTIATE_TEST_SUITE_P(Registry, EveryAlgorithm, ::testing::ValuesIn(schedule_
                          });
 
 TEST(GroupShuffle, VerifiedForSeveralWidths) {
-  const AlltoallAlgorithm& gs = *find_alltoall_algorithm("group-shuffle");
+  const Algorithm& gs = *find_algorithm(Operation::alltoall, "group-shuffle");
   for (int w : {1, 2, 3, 5, 7, 64}) {
     for (int p = 1; p <= 33; ++p) expect_verified(gs, p, 2, w);
   }
 }
 
 TEST(GroupShuffle, RejectsWidthZero) {
-  AlltoallProblem problem{8, 4, nullptr, AlgorithmKnobs{0}};
-  const Applicability fits = find_alltoall_algorithm("group-shuffle")->supports(problem);
+  Problem problem{8, 4, nullptr, AlgorithmKnobs{0}};
+  const Applicability fits = find_algorithm(Operation::alltoall, "group-shuffle")->supports(problem);
   EXPECT_FALSE(fits.ok);
   EXPECT_NE(fits.reason.find("width"), std::string::npos);
 }
 
 TEST(Registry, KnowsTheContractNames) {
   for (const char* name : {"direct", "shift", "pairwise", "group-shuffle", "bruck", "native"}) {
-    EXPECT_NE(find_alltoall_algorithm(name), nullptr) << name;
+    EXPECT_NE(find_algorithm(Operation::alltoall, name), nullptr) << name;
   }
-  EXPECT_EQ(find_alltoall_algorithm("no-such"), nullptr);
+  EXPECT_EQ(find_algorithm(Operation::alltoall, "no-such"), nullptr);
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ namespace topocoll {
 namespace {
 
 Schedule correct(std::string_view name, int p = 4, std::size_t b = 2) {
-  return build_full_schedule(*find_alltoall_algorithm(name), AlltoallProblem{p, b, nullptr, {}});
+  return build_full_schedule(*find_algorithm(Operation::alltoall, name), Problem{p, b, nullptr, {}});
 }
 
 void expect_rejected(const Schedule& s, const std::string& needle) {

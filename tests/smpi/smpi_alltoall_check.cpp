@@ -58,13 +58,13 @@ std::string g_topology;  // set once in main, before any simulated work
 
 // Whether `algorithm` applies to p ranks: a topology-aware one whenever a --topology is given
 // (the library then must run it: "does not apply" fails the check); rank 0 says why when not.
-bool applies(const topocoll::AlltoallAlgorithm& algorithm, int p, std::size_t block_bytes, int rank) {
+bool applies(const topocoll::Algorithm& algorithm, int p, std::size_t block_bytes, int rank) {
   topocoll::Applicability applicability;
   if (algorithm.needs_topology) {
     applicability = g_topology.empty() ? topocoll::Applicability{false, "no --topology given"}
                                        : topocoll::Applicability{};
   } else {
-    applicability = algorithm.supports(topocoll::AlltoallProblem{p, block_bytes, nullptr, topocoll::AlgorithmKnobs{}});
+    applicability = algorithm.supports(topocoll::Problem{p, block_bytes, nullptr, topocoll::AlgorithmKnobs{}});
   }
   if (!applicability.ok && rank == 0) {
     std::printf("skipped: %s, %zu-byte blocks: %s\n", std::string(algorithm.name).c_str(), block_bytes,
@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
   // Usage: smpi_alltoall_check [--topology SPEC]   (a shorthand or a topology file)
   if (argc == 3 && std::string(argv[1]) == "--topology") g_topology = argv[2];
 
-  for (const topocoll::AlltoallAlgorithm& algorithm : topocoll::alltoall_algorithms()) {
+  for (const topocoll::Algorithm& algorithm : topocoll::algorithms_for(Operation::alltoall)) {
     const std::string name(algorithm.name);
     for (const int count : {0, 1, 1000}) {
       if (!applies(algorithm, p, count * sizeof(int), rank)) continue;
