@@ -105,7 +105,7 @@ int run_benchmark(const BenchOptions& options, MPI_Comm comm) {
       result.validity = options.validate ? validate_alltoall(point, reference, sync) : Validity::skipped;
       result.iterations = options.iterations_for(block_bytes);
       result.latency = time_alltoall(point, options.warmup_for(block_bytes), result.iterations, sync);
-      if (options.predict && !choose && algorithm.build != nullptr) {
+      if (options.predict && !choose && algorithm.has_schedule()) {
         result.predicted_us = predict_tam_wang_us(algorithm, problem, model);
       }
       report.point(name, result);

@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
               << "' (known: " << algorithm_names(operation) << ")\n";
     return 2;
   }
-  if (algorithm && !algorithm->build) {
+  if (algorithm && !algorithm->has_schedule()) {
     std::cerr << "topocoll-plan: '" << algorithm_name << "' is the MPI library's own algorithm; it has no schedule\n";
     return 2;
   }

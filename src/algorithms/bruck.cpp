@@ -10,6 +10,8 @@
 // Rounds: ceil(log2 p). Messages per rank: ceil(log2 p). Bytes per rank: sum over k of
 // n_k * B, n_k = #{i in [1,p) : bit k of i set}, about (p/2) log2(p) * B.
 // Cost (Tam-Wang): sum over k of (ceil(n_k B / b) g + T_w).
+#include <algorithm>
+#include <bit>
 #include <vector>
 
 #include "algorithms/flat_algorithms.hpp"
@@ -38,41 +40,58 @@ Applicability supports_bruck(const Problem& problem) {
   return {};
 }
 
-RankSchedule build_bruck(const Problem& problem, int rank) {
-  const int p = problem.size;
-  const std::size_t b = problem.block_bytes;
-  RankSchedule schedule;
-  schedule.scratch_bytes = 2 * static_cast<std::size_t>(p) * b;
-  // Where the current copy of index i lives on this rank; initially the send buffer.
-  std::vector<Segment> where(static_cast<std::size_t>(p));
-  for (int i = 0; i < p; ++i) where[i] = send_block((rank + i) % p, b);
-  std::vector<int> parity(static_cast<std::size_t>(p), 0);
+namespace {
 
-  const int rounds = bruck_round_count(p);
-  for (int k = 0; k < rounds; ++k) {
-    const int step = 1 << k;
-    Round& round = schedule.rounds.emplace_back();
-    Transfer send{(rank + step) % p, {}};
-    Transfer recv{(rank - step + p) % p, {}};
-    for (int i = 1; i < p; ++i) {
-      if ((i & step) == 0) continue;
-      send.segments.push_back(where[i]);
-      if (highest_bit(i) == k) {
-        // Final arrival: index i on this rank holds the block from rank - i.
-        where[i] = recv_block((rank - i + p) % p, b);
-      } else {
-        where[i] = scratch_range((2 * static_cast<std::size_t>(i) + parity[i]) * b, b);
-        parity[i] ^= 1;
-      }
-      recv.segments.push_back(where[i]);
-    }
-    round.sends.push_back(std::move(send));
-    round.recvs.push_back(std::move(recv));
+// Where index i lies on a rank in round k (bit k of i set): it has been forwarded once for each
+// set bit below k, the j-th time (from 0) into scratch slot 2i + (j mod 2).
+class BruckPlan final : public RoundPlan {
+ public:
+  explicit BruckPlan(const Problem& problem)
+      : p_(problem.size), b_(problem.block_bytes), rounds_(bruck_round_count(problem.size)), counts_(rounds_, 0) {
+    for (int k = 0; k < rounds_; ++k)
+      for (int i = 1; i < p_; ++i) counts_[k] += (i >> k) & 1;
   }
-  if (schedule.rounds.empty()) schedule.rounds.emplace_back();
-  schedule.rounds.front().copies.push_back({send_block(rank, b), recv_block(rank, b)});
-  return schedule;
-}
+  std::size_t rounds(int) const override { return static_cast<std::size_t>(std::max(1, rounds_)); }
+  std::size_t scratch_bytes(int) const override { return 2 * static_cast<std::size_t>(p_) * b_; }
+  void emit(int rank, std::size_t round, RoundSink& sink) const override {
+    if (round == 0) sink.copy(send_block(rank, b_), recv_block(rank, b_));
+    const int k = static_cast<int>(round);
+    if (k >= rounds_) return;
+    const int step = 1 << k;
+    const int to = (rank + step) % p_, from = (rank - step + p_) % p_;
+    if (!sink.wants_places()) {
+      const Segment all{BufferKind::scratch, 0, counts_[k] * b_};
+      sink.send(to, all);
+      sink.recv(from, all);
+      return;
+    }
+    sent_.clear();
+    received_.clear();
+    for (int i = 1; i < p_; ++i) {
+      if ((i & step) == 0) continue;
+      const int forwarded = std::popcount(static_cast<unsigned>(i & (step - 1)));
+      sent_.push_back(forwarded == 0 ? send_block((rank + i) % p_, b_) : slot(i, forwarded - 1));
+      received_.push_back(highest_bit(i) == k ? recv_block((rank - i + p_) % p_, b_) : slot(i, forwarded));
+    }
+    sink.send(to, sent_, 0);
+    sink.recv(from, received_, 0);
+  }
+
+ private:
+  Segment slot(int i, int forward) const {
+    return scratch_range((2 * static_cast<std::size_t>(i) + static_cast<std::size_t>(forward % 2)) * b_, b_);
+  }
+
+  int p_;
+  std::size_t b_;
+  int rounds_;
+  std::vector<std::size_t> counts_;  // indices with bit k set
+  mutable std::vector<Segment> sent_, received_;  // scratch for emit
+};
+
+}  // namespace
+
+std::unique_ptr<RoundPlan> plan_bruck(const Problem& problem) { return std::make_unique<BruckPlan>(problem); }
 
 double predict_bruck_us(const Problem& problem, const TamWangParams& m) {
   const int p = problem.size;

@@ -9,19 +9,24 @@
 
 namespace topocoll {
 
-RankSchedule build_direct(const Problem& problem, int rank) {
-  const int p = problem.size;
-  RankSchedule schedule;
-  Round& round = schedule.rounds.emplace_back();
-  round.copies.push_back({problem.send_segment(rank, rank), problem.recv_segment(rank, rank)});
-  for (int i = 1; i < p; ++i) {
-    const int to = (rank + i) % p;
-    const int from = (rank - i + p) % p;
-    round.recvs.push_back({from, {problem.recv_segment(rank, from)}});
-    round.sends.push_back({to, {problem.send_segment(rank, to)}});
+namespace {
+
+class DirectPlan final : public RoundPlan {
+ public:
+  explicit DirectPlan(const Problem& problem) : problem_(problem) {}
+  std::size_t rounds(int) const override { return 1; }
+  void emit(int rank, std::size_t, RoundSink& sink) const override {
+    sink.copy(problem_.send_segment(rank, rank), problem_.recv_segment(rank, rank));
+    for (int i = 1; i < problem_.size; ++i) exchange_at_distance(problem_, rank, i, sink);
   }
-  return schedule;
-}
+
+ private:
+  Problem problem_;
+};
+
+}  // namespace
+
+std::unique_ptr<RoundPlan> plan_direct(const Problem& problem) { return std::make_unique<DirectPlan>(problem); }
 
 double predict_direct_us(const Problem& problem, const TamWangParams& m) {
   if (problem.size < 2) return 0.0;

@@ -21,23 +21,33 @@ Applicability supports_group_shuffle(const Problem& problem) {
   return {};
 }
 
-RankSchedule build_group_shuffle(const Problem& problem, int rank) {
-  const int p = problem.size;
-  const int w = problem.knobs.group_width;
-  const int colours = pairwise_round_count(p);
-  RankSchedule schedule;
-  for (int first = 0; first < colours; first += w) {
-    Round& round = schedule.rounds.emplace_back();
-    for (int c = first; c < std::min(first + w, colours); ++c) {
-      const int partner = pairwise_partner(c, rank, p);
+namespace {
+
+class GroupShufflePlan final : public RoundPlan {
+ public:
+  explicit GroupShufflePlan(const Problem& problem)
+      : problem_(problem), width_(std::max(1, problem.knobs.group_width)), colours_(pairwise_round_count(problem.size)) {}
+  std::size_t rounds(int) const override { return static_cast<std::size_t>(std::max(1, (colours_ + width_ - 1) / width_)); }
+  void emit(int rank, std::size_t round, RoundSink& sink) const override {
+    if (round == 0) sink.copy(problem_.send_segment(rank, rank), problem_.recv_segment(rank, rank));
+    const int first = static_cast<int>(round) * width_;
+    for (int c = first; c < std::min(first + width_, colours_); ++c) {
+      const int partner = pairwise_partner(c, rank, problem_.size);
       if (partner < 0) continue;
-      round.recvs.push_back({partner, {problem.recv_segment(rank, partner)}});
-      round.sends.push_back({partner, {problem.send_segment(rank, partner)}});
+      sink.recv(partner, problem_.recv_segment(rank, partner));
+      sink.send(partner, problem_.send_segment(rank, partner));
     }
   }
-  if (schedule.rounds.empty()) schedule.rounds.emplace_back();
-  schedule.rounds.front().copies.push_back({problem.send_segment(rank, rank), problem.recv_segment(rank, rank)});
-  return schedule;
+
+ private:
+  Problem problem_;
+  int width_, colours_;
+};
+
+}  // namespace
+
+std::unique_ptr<RoundPlan> plan_group_shuffle(const Problem& problem) {
+  return std::make_unique<GroupShufflePlan>(problem);
 }
 
 double predict_group_shuffle_us(const Problem& problem, const TamWangParams& m) {

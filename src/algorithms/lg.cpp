@@ -73,6 +73,7 @@ class LgPlan {
   }
 
   int clusters() const { return static_cast<int>(members_.size()); }
+  int cluster(int r) const { return cluster_of_[r]; }
   bool same_cluster(int a, int b) const { return cluster_of_[a] == cluster_of_[b]; }
   const std::vector<int>& members(int c) const { return members_[c]; }
   bool any_cluster_empty() const {
@@ -107,6 +108,20 @@ class LgPlan {
       }
     }
     return blocks;
+  }
+
+  // The last phase-2 step at which r has a partner in some other cluster (-1: none).
+  int last_step(int r) const {
+    int last = -1;
+    const int c = cluster_of_[r];
+    for (int o = 0; o < clusters(); ++o) {
+      if (o == c) continue;
+      const ClusterPair p = pair(c, o);
+      // The small side meets large node g * n1 + index while that exists; the large side meets
+      // the small side at its own group's step only.
+      last = std::max(last, p.small == &members_[c] ? (p.n2() - 1 - index_[r]) / p.n1() : p.group(index_[r]));
+    }
+    return last;
   }
 
   // Phase 2 of rank r with cluster `o` at step g: the partner (or -1), and the blocks r sends.
@@ -187,86 +202,128 @@ Applicability supports_lg(const Problem& problem) {
   return {};
 }
 
-RankSchedule build_lg(const Problem& problem, int rank) {
-  std::string why;
-  const auto plan = make_plan(problem, &why);
-  RankSchedule s;
-  if (!plan) return s;  // supports() says why; builders run only when it holds
-  const std::size_t block = problem.block_bytes;
-  const int me = rank;
-  int my_cluster = 0;
-  for (int c = 0; c < plan->clusters(); ++c) {
-    const auto& m = plan->members(c);
-    if (std::find(m.begin(), m.end(), me) != m.end()) my_cluster = c;
-  }
-  const int steps = plan->max_steps();
-  // Alltoallv moves every block whole (one piece); alltoall may cut blocks into pieces.
-  const std::size_t piece = problem.variable() ? 0 : piece_bytes(problem, *plan);
-  const int pieces = piece == 0 ? 1 : static_cast<int>((block + piece - 1) / piece);
-  s.rounds.resize(static_cast<std::size_t>(pieces + steps));
-  s.rounds[0].copies.push_back({problem.send_segment(me, me), problem.recv_segment(me, me)});
+namespace {
 
+// lg's rounds: round t runs phase 1 of piece t (t < pieces) and phase-2 step g = t-1-x of every
+// earlier piece x, the earlier pieces first.
+class LgRounds final : public RoundPlan {
+ public:
+  LgRounds(const Problem& problem, LgPlan plan)
+      : problem_(problem), plan_(std::move(plan)), steps_(plan_.max_steps()),
+        // Alltoallv moves every block whole (one piece); alltoall may cut blocks into pieces.
+        piece_(problem.variable() ? 0 : piece_bytes(problem, plan_)),
+        pieces_(piece_ == 0 ? 1 : static_cast<int>((problem.block_bytes + piece_ - 1) / piece_)) {}
+
+  // Up to the last round with a transfer of the rank (pieces past the last step of its pairs
+  // leave nothing to do), at least the first (its own block's copy).
+  std::size_t rounds(int rank) const override {
+    const int c = plan_.cluster(rank);
+    int last = plan_.members(c).size() > 1 ? pieces_ - 1 : 0;
+    const int last_step = plan_.last_step(rank);
+    if (last_step >= 0) last = std::max(last, pieces_ + last_step);
+    return static_cast<std::size_t>(last + 1);
+  }
+
+  std::size_t scratch_bytes(int rank) const override {
+    const std::size_t ring = static_cast<std::size_t>(steps_ + 1);  // pieces alive at once
+    return slots(rank).piece_scratch * std::min<std::size_t>(ring, static_cast<std::size_t>(pieces_));
+  }
+
+  void emit(int rank, std::size_t round, RoundSink& sink) const override {
+    const int t = static_cast<int>(round);
+    if (t == 0) sink.copy(problem_.send_segment(rank, rank), problem_.recv_segment(rank, rank));
+    for (int x = std::max(0, t - steps_); x < std::min(t, pieces_); ++x) emit_phase2(rank, x, t - 1 - x, sink);
+    if (t < pieces_) emit_phase1(rank, t, sink);
+  }
+
+ private:
   // Scratch slots of one piece, in the order its blocks arrive in phase 1.
-  std::map<Block, std::size_t> slot;
-  std::size_t piece_scratch = 0;
-  for (int peer : plan->members(my_cluster)) {
-    if (peer == me) continue;
-    for (const Block& blk : plan->collected(me, peer)) {
-      slot.emplace(blk, piece_scratch);
-      piece_scratch += piece == 0 ? problem.bytes(blk.first, blk.second) : piece;
-    }
-  }
-  const std::size_t ring = static_cast<std::size_t>(steps + 1);  // pieces alive at once
-  s.scratch_bytes = piece_scratch * std::min<std::size_t>(ring, static_cast<std::size_t>(pieces));
+  struct Slots {
+    std::map<Block, std::size_t> at;
+    std::size_t piece_scratch = 0;
+  };
 
-  for (int x = 0; x < pieces; ++x) {
-    // The part of a block that piece x carries.
-    auto cut = [&](Segment whole) {
-      if (piece == 0) return whole;
-      const std::size_t lo = std::min(whole.length, static_cast<std::size_t>(x) * piece);
-      return Segment{whole.buffer, whole.offset + lo, std::min(piece, whole.length - lo)};
-    };
-    auto sent = [&](int dst) { return cut(problem.send_segment(me, dst)); };
-    auto received = [&](int src) { return cut(problem.recv_segment(me, src)); };
-    const std::size_t base = (static_cast<std::size_t>(x) % ring) * piece_scratch;
-    auto stored = [&](const Block& blk) {
-      const Segment part = cut(Segment{BufferKind::scratch, 0, problem.bytes(blk.first, blk.second)});
-      return scratch_range(base + slot.at(blk), part.length);
-    };
-
-    Round& local = s.rounds[x];
-    for (int peer : plan->members(my_cluster)) {
-      if (peer == me) continue;
-      Transfer send{peer, {sent(peer)}};
-      for (const auto& [src, dst] : plan->collected(peer, me)) send.segments.push_back(sent(dst));
-      Transfer recv{peer, {received(peer)}};
-      for (const Block& blk : plan->collected(me, peer)) recv.segments.push_back(stored(blk));
-      local.sends.push_back(std::move(send));
-      local.recvs.push_back(std::move(recv));
-    }
-    for (int g = 0; g < steps; ++g) {
-      for (int o = 0; o < plan->clusters(); ++o) {
-        if (o == my_cluster) continue;
-        const auto [partner, blocks] = plan->phase2(me, o, g);
-        if (partner < 0) continue;
-        Transfer send{partner, {}};
-        for (const Block& blk : blocks) send.segments.push_back(blk.first == me ? sent(blk.second) : stored(blk));
-        Transfer recv{partner, {}};
-        for (const auto& [src, dst] : plan->phase2(partner, my_cluster, g).second) {
-          recv.segments.push_back(received(src));
+  const Slots& slots(int rank) const {
+    if (slots_rank_ != rank) {
+      slots_ = Slots{};
+      for (int peer : plan_.members(plan_.cluster(rank))) {
+        if (peer == rank) continue;
+        for (const Block& blk : plan_.collected(rank, peer)) {
+          slots_.at.emplace(blk, slots_.piece_scratch);
+          slots_.piece_scratch += piece_ == 0 ? problem_.bytes(blk.first, blk.second) : piece_;
         }
-        Round& round = s.rounds[static_cast<std::size_t>(x + 1 + g)];
-        round.sends.push_back(std::move(send));
-        round.recvs.push_back(std::move(recv));
       }
+      slots_rank_ = rank;
+    }
+    return slots_;
+  }
+
+  // The part of a block that piece x carries.
+  Segment cut(const Segment& whole, int x) const {
+    if (piece_ == 0) return whole;
+    const std::size_t lo = std::min(whole.length, static_cast<std::size_t>(x) * piece_);
+    return Segment{whole.buffer, whole.offset + lo, std::min(piece_, whole.length - lo)};
+  }
+  Segment sent(int rank, int dst, int x) const { return cut(problem_.send_segment(rank, dst), x); }
+  Segment received(int rank, int src, int x) const { return cut(problem_.recv_segment(rank, src), x); }
+  // Where piece x of a collected block waits in scratch (its length only, for a sink without
+  // places).
+  Segment stored(int rank, const Block& blk, int x, const RoundSink& sink) const {
+    const Segment part = cut(Segment{BufferKind::scratch, 0, problem_.bytes(blk.first, blk.second)}, x);
+    if (!sink.wants_places()) return part;
+    const std::size_t ring = static_cast<std::size_t>(steps_ + 1);
+    const std::size_t base = (static_cast<std::size_t>(x) % ring) * slots(rank).piece_scratch;
+    return scratch_range(base + slots(rank).at.at(blk), part.length);
+  }
+
+  void emit_phase1(int rank, int x, RoundSink& sink) const {
+    for (int peer : plan_.members(plan_.cluster(rank))) {
+      if (peer == rank) continue;
+      segments_.assign(1, sent(rank, peer, x));
+      for (const auto& [src, dst] : plan_.collected(peer, rank)) segments_.push_back(sent(rank, dst, x));
+      sink.send(peer, segments_, 0);
+      segments_.assign(1, received(rank, peer, x));
+      for (const Block& blk : plan_.collected(rank, peer)) segments_.push_back(stored(rank, blk, x, sink));
+      sink.recv(peer, segments_, 0);
     }
   }
-  // Pieces past the last step of a pair leave empty rounds at the end; drop them.
-  while (s.rounds.size() > 1 && s.rounds.back().sends.empty() && s.rounds.back().recvs.empty() &&
-         s.rounds.back().copies.empty()) {
-    s.rounds.pop_back();
+
+  void emit_phase2(int rank, int x, int g, RoundSink& sink) const {
+    const int mine = plan_.cluster(rank);
+    for (int o = 0; o < plan_.clusters(); ++o) {
+      if (o == mine) continue;
+      const auto [partner, blocks] = plan_.phase2(rank, o, g);
+      if (partner < 0) continue;
+      segments_.clear();
+      for (const Block& blk : blocks) {
+        segments_.push_back(blk.first == rank ? sent(rank, blk.second, x) : stored(rank, blk, x, sink));
+      }
+      sink.send(partner, segments_, 0);
+      segments_.clear();
+      for (const auto& [src, dst] : plan_.phase2(partner, mine, g).second) segments_.push_back(received(rank, src, x));
+      sink.recv(partner, segments_, 0);
+    }
   }
-  return s;
+
+  Problem problem_;
+  LgPlan plan_;
+  int steps_;
+  std::size_t piece_;
+  int pieces_;
+  // Caches for emit: one rank's slots (a recorder asks for one rank's rounds in a row), and
+  // the segments of the message being told.
+  mutable int slots_rank_ = -1;
+  mutable Slots slots_;
+  mutable std::vector<Segment> segments_;
+};
+
+}  // namespace
+
+std::unique_ptr<RoundPlan> plan_lg(const Problem& problem) {
+  std::string why;
+  auto plan = make_plan(problem, &why);
+  if (!plan) return nullptr;  // supports() says why; plans are made only when it holds
+  return std::make_unique<LgRounds>(problem, std::move(*plan));
 }
 
 std::vector<std::pair<int, int>> lg_sizes_from(const Problem& problem, int rank, int peer) {

@@ -4,13 +4,16 @@
 #include <utility>
 #include <vector>
 
+#include <memory>
+
 #include "algorithms/problem.hpp"
+#include "algorithms/round_plan.hpp"
 #include "schedule/schedule.hpp"
 
 namespace topocoll {
 
 Applicability supports_lg(const Problem& problem);
-RankSchedule build_lg(const Problem& problem, int rank);
+std::unique_ptr<RoundPlan> plan_lg(const Problem& problem);
 // The blocks (peer -> dst) whose sizes `rank` collects from `peer` in phase 1 (alltoallv).
 std::vector<std::pair<int, int>> lg_sizes_from(const Problem& problem, int rank, int peer);
 // lg's piece size for blocks of `block` bytes: segment_bytes when set, shrunk so that (steps+1)

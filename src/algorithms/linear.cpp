@@ -19,30 +19,40 @@ Applicability supports_linear(const Problem& problem) {
   return {};
 }
 
-RankSchedule build_linear(const Problem& problem, int rank) {
-  const int p = problem.size;
-  const int root = problem.root;
-  const bool scatter = flows_from_root(problem.operation);
-  RankSchedule schedule;
-  Round& round = schedule.rounds.emplace_back();
-  if (rank != root) {
-    if (scatter) {
-      round.recvs.push_back({root, {problem.recv_segment(rank, root)}});
-    } else {
-      round.sends.push_back({root, {problem.send_segment(rank, root)}});
+namespace {
+
+class LinearPlan final : public RoundPlan {
+ public:
+  explicit LinearPlan(const Problem& problem) : problem_(problem) {}
+  std::size_t rounds(int) const override { return 1; }
+  void emit(int rank, std::size_t, RoundSink& sink) const override {
+    const int root = problem_.root;
+    const bool scatter = flows_from_root(problem_.operation);
+    if (rank != root) {
+      if (scatter) {
+        sink.recv(root, problem_.recv_segment(rank, root));
+      } else {
+        sink.send(root, problem_.send_segment(rank, root));
+      }
+      return;
     }
-    return schedule;
-  }
-  round.copies.push_back({problem.send_segment(root, root), problem.recv_segment(root, root)});
-  for (int i = 1; i < p; ++i) {
-    const int peer = (root + i) % p;
-    if (scatter) {
-      round.sends.push_back({peer, {problem.send_segment(root, peer)}});
-    } else {
-      round.recvs.push_back({peer, {problem.recv_segment(root, peer)}});
+    sink.copy(problem_.send_segment(root, root), problem_.recv_segment(root, root));
+    for (int i = 1; i < problem_.size; ++i) {
+      const int peer = (root + i) % problem_.size;
+      if (scatter) {
+        sink.send(peer, problem_.send_segment(root, peer));
+      } else {
+        sink.recv(peer, problem_.recv_segment(root, peer));
+      }
     }
   }
-  return schedule;
-}
+
+ private:
+  Problem problem_;
+};
+
+}  // namespace
+
+std::unique_ptr<RoundPlan> plan_linear(const Problem& problem) { return std::make_unique<LinearPlan>(problem); }
 
 }  // namespace topocoll

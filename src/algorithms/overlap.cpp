@@ -68,6 +68,21 @@ std::pair<int, int> OverlapPeers::inside(int rank, int step) const {
 
 int overlap_stripes(const AlgorithmKnobs& knobs) { return std::max(knobs.stripes, 1); }
 
+std::vector<AlgorithmKnobs> overlap_auto_knobs(const Problem& problem) {
+  if (problem.knobs.stripes != 0) return {};
+  std::vector<AlgorithmKnobs> settings;
+  for (int stripes : {1, 2, 4, kMaxOverlapStripes}) {
+    settings.push_back(problem.knobs);
+    settings.back().stripes = stripes;
+  }
+  return settings;
+}
+
+std::string describe_overlap_knobs(const AlgorithmKnobs& knobs) {
+  const int stripes = overlap_stripes(knobs);
+  return std::to_string(stripes) + (stripes == 1 ? " stripe" : " stripes");
+}
+
 int stripe_count(int stripes, std::size_t bytes) {
   if (bytes == 0) return 1;
   return static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(stripes, 1)), bytes));
@@ -92,35 +107,58 @@ Applicability supports_overlap(const Problem& problem) {
   return {};
 }
 
-RankSchedule build_overlap(const Problem& problem, int rank) {
-  RankSchedule s;
-  if (!supports_overlap(problem).ok) return s;  // supports() says why
-  const OverlapPeers peers(*problem.topology, problem.size);
-  const std::size_t rounds = peers.rounds();
-  s.rounds.resize(rounds);
-  const int stripes = overlap_stripes(problem.knobs);
-  // A block across as its stripes, kept in flight to the last round: sender and receiver cut
-  // the same block size the same way, and MPI keeps the order of messages between two ranks,
-  // so the pieces match in order.
-  auto post_striped = [&](std::vector<Transfer>& list, int peer, const Segment& whole) {
-    const int pieces = stripe_count(stripes, whole.length);
+namespace {
+
+class OverlapPlan final : public RoundPlan {
+ public:
+  explicit OverlapPlan(const Problem& problem)
+      : problem_(problem), peers_(*problem.topology, problem.size), rounds_(peers_.rounds()),
+        stripes_(overlap_stripes(problem.knobs)) {}
+  std::size_t rounds(int) const override { return rounds_; }
+  bool keeps_transfers_in_flight() const override { return rounds_ > 1; }
+  void emit(int rank, std::size_t round, RoundSink& sink) const override {
+    if (round == 0) {
+      // Every block across as its stripes, kept in flight to the last round: sender and
+      // receiver cut the same block size the same way, and MPI keeps the order of messages
+      // between two ranks, so the pieces match in order.
+      for (int peer : peers_.across(rank)) {
+        post_striped(peer, problem_.recv_segment(rank, peer), sink, false);
+        post_striped(peer, problem_.send_segment(rank, peer), sink, true);
+      }
+    }
+    const auto [to, from] = peers_.inside(rank, static_cast<int>(round) + 1);
+    if (to >= 0) {
+      sink.recv(from, problem_.recv_segment(rank, from));
+      sink.send(to, problem_.send_segment(rank, to));
+    }
+    if (round + 1 == rounds_) sink.copy(problem_.send_segment(rank, rank), problem_.recv_segment(rank, rank));
+  }
+
+ private:
+  void post_striped(int peer, const Segment& whole, RoundSink& sink, bool send) const {
+    const int pieces = stripe_count(stripes_, whole.length);
     for (int i = 0; i < pieces; ++i) {
       const auto [offset, length] = stripe_of(whole.length, pieces, i);
-      list.push_back({peer, {Segment{whole.buffer, whole.offset + offset, length}}, rounds - 1});
+      const Segment stripe{whole.buffer, whole.offset + offset, length};
+      if (send) {
+        sink.send(peer, stripe, rounds_ - 1);
+      } else {
+        sink.recv(peer, stripe, rounds_ - 1);
+      }
     }
-  };
-  for (int peer : peers.across(rank)) {
-    post_striped(s.rounds[0].recvs, peer, problem.recv_segment(rank, peer));
-    post_striped(s.rounds[0].sends, peer, problem.send_segment(rank, peer));
   }
-  for (std::size_t t = 0; t < rounds; ++t) {
-    const auto [to, from] = peers.inside(rank, static_cast<int>(t) + 1);
-    if (to < 0) break;
-    s.rounds[t].recvs.push_back({from, {problem.recv_segment(rank, from)}});
-    s.rounds[t].sends.push_back({to, {problem.send_segment(rank, to)}});
-  }
-  s.rounds.back().copies.push_back({problem.send_segment(rank, rank), problem.recv_segment(rank, rank)});
-  return s;
+
+  Problem problem_;
+  OverlapPeers peers_;
+  std::size_t rounds_;
+  int stripes_;
+};
+
+}  // namespace
+
+std::unique_ptr<RoundPlan> plan_overlap(const Problem& problem) {
+  if (!supports_overlap(problem).ok) return nullptr;  // supports() says why
+  return std::make_unique<OverlapPlan>(problem);
 }
 
 }  // namespace topocoll

@@ -3,16 +3,19 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include <memory>
+
 #include "algorithms/problem.hpp"
+#include "algorithms/round_plan.hpp"
 #include "schedule/schedule.hpp"
 
 namespace topocoll {
 
-// The peers of overlap's schedule, shared by the builder and the traffic form
-// (src/model/overlap_traffic.cpp): the groups of the outermost level, members in
+// The peers of overlap's schedule: the groups of the outermost level, members in
 // communicator order.
 class OverlapPeers {
  public:
@@ -40,8 +43,13 @@ std::pair<std::size_t, std::size_t> stripe_of(std::size_t bytes, int pieces, int
 
 // The most stripes overlap takes (auto tries 1, 2, 4 .. this).
 inline constexpr int kMaxOverlapStripes = 8;
+// What auto tries when the caller leaves the stripes to it (knobs.stripes == 0): 1, 2, 4 and
+// kMaxOverlapStripes stripes; nothing when the caller chose.
+std::vector<AlgorithmKnobs> overlap_auto_knobs(const Problem& problem);
+// "1 stripe", "2 stripes".
+std::string describe_overlap_knobs(const AlgorithmKnobs& knobs);
 
 Applicability supports_overlap(const Problem& problem);
-RankSchedule build_overlap(const Problem& problem, int rank);
+std::unique_ptr<RoundPlan> plan_overlap(const Problem& problem);
 
 }  // namespace topocoll

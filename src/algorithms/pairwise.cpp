@@ -9,21 +9,29 @@
 
 namespace topocoll {
 
-RankSchedule build_pairwise(const Problem& problem, int rank) {
-  const int p = problem.size;
-  RankSchedule schedule;
-  const int rounds = pairwise_round_count(p);
-  for (int r = 0; r < rounds; ++r) {
-    Round& round = schedule.rounds.emplace_back();
-    const int partner = pairwise_partner(r, rank, p);
-    if (partner < 0) continue;  // idle this round (odd p)
-    round.recvs.push_back({partner, {problem.recv_segment(rank, partner)}});
-    round.sends.push_back({partner, {problem.send_segment(rank, partner)}});
+namespace {
+
+class PairwisePlan final : public RoundPlan {
+ public:
+  explicit PairwisePlan(const Problem& problem) : problem_(problem), rounds_(pairwise_round_count(problem.size)) {}
+  std::size_t rounds(int) const override { return static_cast<std::size_t>(std::max(1, rounds_)); }
+  void emit(int rank, std::size_t round, RoundSink& sink) const override {
+    if (round == 0) sink.copy(problem_.send_segment(rank, rank), problem_.recv_segment(rank, rank));
+    if (static_cast<int>(round) >= rounds_) return;
+    const int partner = pairwise_partner(static_cast<int>(round), rank, problem_.size);
+    if (partner < 0) return;  // idle this round (odd p)
+    sink.recv(partner, problem_.recv_segment(rank, partner));
+    sink.send(partner, problem_.send_segment(rank, partner));
   }
-  if (schedule.rounds.empty()) schedule.rounds.emplace_back();
-  schedule.rounds.front().copies.push_back({problem.send_segment(rank, rank), problem.recv_segment(rank, rank)});
-  return schedule;
-}
+
+ private:
+  Problem problem_;
+  int rounds_;
+};
+
+}  // namespace
+
+std::unique_ptr<RoundPlan> plan_pairwise(const Problem& problem) { return std::make_unique<PairwisePlan>(problem); }
 
 double predict_pairwise_us(const Problem& problem, const TamWangParams& m) {
   const double k = static_cast<double>(m.packets(problem.block_bytes));

@@ -17,46 +17,48 @@ constexpr Algorithm kDirect{
     .name = "direct",
     .summary = "all sends and receives posted at once, peers (rank+i) mod p (synchronous shuffle)",
     .supports = always,
-    .build = build_direct,
+    .plan = plan_direct,
     .predict_us = predict_direct_us};
 constexpr Algorithm kShift{.name = "shift",
                            .summary = "p-1 rounds, to rank+i and from rank-i",
                            .supports = always,
-                           .build = build_shift,
+                           .plan = plan_shift,
                            .predict_us = predict_shift_us};
 constexpr Algorithm kPairwise{.name = "pairwise",
                               .summary = "XOR pairing (p a power of two) or edge-colouring rounds",
                               .supports = always,
-                              .build = build_pairwise,
+                              .plan = plan_pairwise,
                               .predict_us = predict_pairwise_us};
 constexpr Algorithm kGroupShuffle{.name = "group-shuffle",
                                   .summary = "edge-colouring rounds taken w at a time (--group-width)",
                                   .supports = supports_group_shuffle,
-                                  .build = build_group_shuffle,
+                                  .plan = plan_group_shuffle,
                                   .predict_us = predict_group_shuffle_us};
 constexpr Algorithm kBruck{.name = "bruck",
                            .summary = "log2(p) store-and-forward rounds, for small messages",
                            .supports = supports_bruck,
-                           .build = build_bruck,
+                           .plan = plan_bruck,
                            .predict_us = predict_bruck_us};
 constexpr Algorithm kLg{.name = "lg",
                         .summary = "two clusters: exchange inside each, then one aggregated message per partner pair",
                         .supports = supports_lg,
-                        .build = build_lg,
+                        .plan = plan_lg,
                         .needs_topology = true,
                         .sizes_from = lg_sizes_from};
 constexpr Algorithm kOverlap{.name = "overlap",
                              .summary = "exchange across the outermost level posted first and kept in flight while "
                                         "each group exchanges inside (shift rounds)",
                              .supports = supports_overlap,
-                             .build = build_overlap,
-                             .needs_topology = true};
+                             .plan = plan_overlap,
+                             .needs_topology = true,
+                             .auto_knobs = overlap_auto_knobs,
+                             .describe_knobs = describe_overlap_knobs};
 constexpr Algorithm kNativeAlltoall{.name = "native", .summary = "the MPI library's own MPI_Alltoall", .supports = always};
 
 constexpr Algorithm kLinear{.name = "linear",
                             .summary = "the root sends (scatter) or receives (gather) every block itself, all at once",
                             .supports = supports_linear,
-                            .build = build_linear};
+                            .plan = plan_linear};
 constexpr Algorithm kNativeRooted{.name = "native", .summary = "the MPI library's own algorithm", .supports = always};
 
 constexpr std::array kTotalExchange = {kDirect, kShift, kPairwise, kGroupShuffle, kBruck, kLg, kOverlap, kNativeAlltoall};
@@ -85,16 +87,18 @@ std::string algorithm_names(Operation operation) {
   return names;
 }
 
-Schedule build_full_schedule(const Algorithm& algorithm, const Problem& problem) {
-  return build_full_schedule(algorithm.build, problem);
+RankSchedule Algorithm::build(const Problem& problem, int rank) const {
+  const std::unique_ptr<RoundPlan> rounds = plan(problem);
+  return rounds ? record_rank(*rounds, rank) : RankSchedule{};
 }
 
-Schedule build_full_schedule(RankSchedule (*build)(const Problem&, int rank), const Problem& problem) {
+Schedule build_full_schedule(const Algorithm& algorithm, const Problem& problem) {
   Schedule schedule;
   schedule.size = problem.size;
   schedule.block_bytes = problem.block_bytes;
   schedule.ranks.reserve(static_cast<std::size_t>(problem.size));
-  for (int r = 0; r < problem.size; ++r) schedule.ranks.push_back(build(problem, r));
+  const std::unique_ptr<RoundPlan> rounds = algorithm.plan(problem);
+  for (int r = 0; r < problem.size; ++r) schedule.ranks.push_back(rounds ? record_rank(*rounds, r) : RankSchedule{});
   return schedule;
 }
 

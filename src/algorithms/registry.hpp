@@ -1,6 +1,7 @@
 // One registry of algorithms per operation: each entry names an algorithm, says in a line what
-// it does, whether it applies to a problem (with the reason when not), builds one rank's
-// schedule and, for the flat alltoall algorithms, gives the paper's Tam-Wang closed form.
+// it does, whether it applies to a problem (with the reason when not), its plan (the one
+// description of its rounds, from which a rank's schedule is recorded and the cost model reads
+// its loads) and, for the flat alltoall algorithms, the paper's Tam-Wang closed form.
 // `native` (the MPI library's own algorithm) is listed for every operation but has no schedule.
 // Alltoallv's registry holds the alltoall algorithms (those that apply to per-pair sizes say
 // so); scatter and gather (and their v forms) share theirs.
@@ -12,7 +13,10 @@
 #include <utility>
 #include <vector>
 
+#include <memory>
+
 #include "algorithms/problem.hpp"
+#include "algorithms/round_plan.hpp"
 #include "algorithms/tam_wang_params.hpp"
 #include "schedule/schedule.hpp"
 
@@ -22,7 +26,8 @@ struct Algorithm {
   std::string_view name;
   std::string_view summary;
   Applicability (*supports)(const Problem&) = nullptr;
-  RankSchedule (*build)(const Problem&, int rank) = nullptr;  // null for native
+  // The algorithm's rounds for a problem it supports (round_plan.hpp); null for native.
+  std::unique_ptr<RoundPlan> (*plan)(const Problem&) = nullptr;
   // The paper's closed form (flat alltoall algorithms); null where the time is read off the
   // schedule (model/tam_wang.hpp) and for native.
   double (*predict_us)(const Problem&, const TamWangParams&) = nullptr;
@@ -30,6 +35,16 @@ struct Algorithm {
   // Alltoallv: the blocks (peer -> dst) whose sizes `rank` must learn from `peer` before it can
   // build its schedule (the executor exchanges them). Null: none beyond its own blocks.
   std::vector<std::pair<int, int>> (*sizes_from)(const Problem&, int rank, int peer) = nullptr;
+
+  // The knob settings auto tries, simplest first (it takes the simplest within 0.5% of the best
+  // of them); null, or none for this problem: the problem's own knobs.
+  std::vector<AlgorithmKnobs> (*auto_knobs)(const Problem&) = nullptr;
+  // The tuned knobs in words ("2 stripes"), for the notes and tools that show auto's choice.
+  std::string (*describe_knobs)(const AlgorithmKnobs&) = nullptr;
+
+  bool has_schedule() const { return plan != nullptr; }
+  // `rank`'s schedule for a problem the algorithm supports.
+  RankSchedule build(const Problem& problem, int rank) const;
 };
 
 // The algorithms of an operation, in the order auto breaks ties.
@@ -40,7 +55,5 @@ std::string algorithm_names(Operation operation);
 
 // Every rank's schedule (for the verifier, statistics and printer).
 Schedule build_full_schedule(const Algorithm& algorithm, const Problem& problem);
-// The same from a builder.
-Schedule build_full_schedule(RankSchedule (*build)(const Problem&, int rank), const Problem& problem);
 
 }  // namespace topocoll

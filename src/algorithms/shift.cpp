@@ -7,20 +7,33 @@
 
 namespace topocoll {
 
-RankSchedule build_shift(const Problem& problem, int rank) {
+void exchange_at_distance(const Problem& problem, int rank, int i, RoundSink& sink) {
   const int p = problem.size;
-  RankSchedule schedule;
-  for (int i = 1; i < p; ++i) {
-    Round& round = schedule.rounds.emplace_back();
-    const int to = (rank + i) % p;
-    const int from = (rank - i + p) % p;
-    round.recvs.push_back({from, {problem.recv_segment(rank, from)}});
-    round.sends.push_back({to, {problem.send_segment(rank, to)}});
-  }
-  if (schedule.rounds.empty()) schedule.rounds.emplace_back();
-  schedule.rounds.front().copies.push_back({problem.send_segment(rank, rank), problem.recv_segment(rank, rank)});
-  return schedule;
+  const int to = (rank + i) % p;
+  const int from = (rank - i + p) % p;
+  sink.recv(from, problem.recv_segment(rank, from));
+  sink.send(to, problem.send_segment(rank, to));
 }
+
+namespace {
+
+class ShiftPlan final : public RoundPlan {
+ public:
+  explicit ShiftPlan(const Problem& problem) : problem_(problem) {}
+  std::size_t rounds(int) const override { return static_cast<std::size_t>(std::max(1, problem_.size - 1)); }
+  void emit(int rank, std::size_t round, RoundSink& sink) const override {
+    if (round == 0) sink.copy(problem_.send_segment(rank, rank), problem_.recv_segment(rank, rank));
+    const int i = static_cast<int>(round) + 1;
+    if (i < problem_.size) exchange_at_distance(problem_, rank, i, sink);
+  }
+
+ private:
+  Problem problem_;
+};
+
+}  // namespace
+
+std::unique_ptr<RoundPlan> plan_shift(const Problem& problem) { return std::make_unique<ShiftPlan>(problem); }
 
 double predict_shift_us(const Problem& problem, const TamWangParams& m) {
   const double k = static_cast<double>(m.packets(problem.block_bytes));

@@ -29,7 +29,7 @@ MaybeFailure check_algorithm_and_options(const AlltoallOptions& options, Checked
     return Failure{MPI_ERR_ARG, "unknown algorithm '" + excerpt_of(options.algorithm) +
                                     "'; valid names: " + algorithm_names(Operation::alltoall) + ", auto"};
   }
-  checked.native = checked.algorithm != nullptr && checked.algorithm->build == nullptr;
+  checked.native = checked.algorithm != nullptr && !checked.algorithm->has_schedule();
   if (checked.native && checked.algorithm->name != "native") {
     return Failure{MPI_ERR_ARG,
                    "algorithm '" + excerpt_of(options.algorithm) + "' has no schedule the executor can run"};

@@ -49,7 +49,7 @@ MaybeFailure resolve_auto(CommState& state, CheckedAlltoall& call, MPI_Comm priv
     std::vector<Algorithm> candidates;
     for (const Algorithm& a : algorithms_for(Operation::alltoall)) {
       // For alltoallv only the algorithms that take blocks of different sizes.
-      if (a.build != nullptr && (!variable || a.supports(call.problem).ok)) candidates.push_back(a);
+      if (a.has_schedule() && (!variable || a.supports(call.problem).ok)) candidates.push_back(a);
     }
     cached = state.auto_choices().emplace(key, choose_alltoall(uniform, calibration->machine(), candidates)).first;
   }

@@ -1,5 +1,5 @@
 // The byte layout of one side (send or receive) of an alltoallv, and what one rank knows of
-// the exchange's blocks (a BlockMap for the schedule builders).
+// the exchange's blocks (a BlockMap for the algorithms' plans).
 //  - Plain-byte datatypes: block q is the user's bytes at displs[q] * extent, no copies.
 //  - Other datatypes: blocks are packed one after another into a staging buffer.
 #pragma once

@@ -24,7 +24,7 @@ std::string valid_names(bool variable) {
   std::string names;
   const Operation operation = variable ? Operation::alltoallv : Operation::alltoall;
   for (const Algorithm& a : algorithms_for(operation)) {
-    if (variable && a.build != nullptr && !a.needs_topology &&
+    if (variable && a.has_schedule() && !a.needs_topology &&
         !a.supports({1, 0, nullptr, {}, &one_block, operation}).ok) {
       continue;
     }

@@ -2,10 +2,9 @@
 #include "model/hierarchical_cost.hpp"
 
 #include <algorithm>
-#include <set>
 #include <utility>
 
-#include "model/round_timeline.hpp"
+#include "model/plan_cost.hpp"
 
 namespace topocoll {
 
@@ -241,60 +240,9 @@ double RoundCostMeter::finish(const Window* window) {
   return round_us;
 }
 
-void load_of(const Round& round, RankRoundLoad& load) {
-  load.clear();
-  for (const LocalCopy& copy : round.copies) load.copy_bytes += copy.from.length;
-  load_in_flight(round, 0, load);
-}
-
-void load_in_flight(const Round& round, std::size_t overlap_rounds, RankRoundLoad& load) {
-  for (const Transfer& send : round.sends)
-    if (send.overlap_rounds == overlap_rounds) load.sends.push_back({send.peer, send.bytes()});
-  for (const Transfer& recv : round.recvs)
-    if (recv.overlap_rounds == overlap_rounds) load.recvs.push_back({recv.peer, recv.bytes()});
-}
-
 std::vector<double> round_times_us(const Schedule& schedule, const MachineCost& machine, const Topology* topology) {
   const MachinePricing pricing(machine, topology, schedule.size);
-  RoundCostMeter meter(pricing);
-  std::size_t rounds = 0;
-  for (const RankSchedule& rs : schedule.ranks) rounds = std::max(rounds, rs.rounds.size());
-  std::vector<double> times;
-  std::set<std::pair<std::size_t, std::size_t>> in_flight;  // (posted round, overlap_rounds)
-  const bool any_in_flight = std::any_of(schedule.ranks.begin(), schedule.ranks.end(), [](const RankSchedule& rs) {
-    return std::any_of(rs.rounds.begin(), rs.rounds.end(), [](const Round& round) {
-      return std::any_of(round.sends.begin(), round.sends.end(), [](const Transfer& t) { return t.overlap_rounds > 0; });
-    });
-  });
-  if (any_in_flight) meter.record_near_traffic();
-  RankRoundLoad load;
-  for (std::size_t t = 0; t < rounds; ++t) {
-    for (int r = 0; r < static_cast<int>(schedule.ranks.size()); ++r) {
-      const RankSchedule& rs = schedule.ranks[r];
-      if (t >= rs.rounds.size()) continue;
-      load_of(rs.rounds[t], load);
-      meter.add(r, load);
-      for (const auto* list : {&rs.rounds[t].sends, &rs.rounds[t].recvs})
-        for (const Transfer& tr : *list)
-          if (tr.overlap_rounds > 0) in_flight.insert({t, tr.overlap_rounds});
-    }
-    times.push_back(meter.finish_round());
-  }
-  std::vector<InFlightGroup> groups;
-  for (const auto& [posted, k] : in_flight) {
-    std::size_t most_posts = 0;
-    for (int r = 0; r < static_cast<int>(schedule.ranks.size()); ++r) {
-      const RankSchedule& rs = schedule.ranks[r];
-      if (posted >= rs.rounds.size()) continue;
-      load.clear();
-      load_in_flight(rs.rounds[posted], k, load);
-      most_posts = std::max({most_posts, load.sends.size(), load.recvs.size()});
-      meter.add(r, load);
-    }
-    const double posting_us = machine.send_overhead_us * static_cast<double>(most_posts);
-    groups.push_back({posted, posted + k, meter.finish_in_flight(posted, posted + k), posting_us});
-  }
-  return overlapped_round_times(times, groups);
+  return plan_round_times_us(RecordedRounds(schedule), static_cast<int>(schedule.ranks.size()), pricing);
 }
 
 double predict_hierarchical_us(const Schedule& schedule, const MachineCost& machine, const Topology* topology) {

@@ -129,12 +129,6 @@ double predict_hierarchical_us(const Schedule& schedule, const MachineCost& mach
 // The same rounds' times one by one.
 std::vector<double> round_times_us(const Schedule& schedule, const MachineCost& machine, const Topology* topology);
 
-// RankRoundLoad of one round of a rank's schedule: its copies and the transfers that complete
-// with it.
-void load_of(const Round& round, RankRoundLoad& load);
-// Adds the round's transfers kept in flight `overlap_rounds` rounds (0: those of load_of).
-void load_in_flight(const Round& round, std::size_t overlap_rounds, RankRoundLoad& load);
-
 // A one-level machine with Tam and Wang's parameters: o = O_s, latency T_w - O_s (so that a
 // lone message costs k g + T_w), every bandwidth b / g, copies at copy_bytes_per_us.
 MachineCost machine_from_tam_wang(const TamWangParams& params);

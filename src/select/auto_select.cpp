@@ -5,23 +5,19 @@
 #include <limits>
 #include <vector>
 
-#include "algorithms/overlap.hpp"
-
-#include "model/alltoall_traffic.hpp"
-#include "model/hierarchical_cost.hpp"
+#include "model/plan_cost.hpp"
 
 namespace topocoll {
 
 namespace {
 
-// overlap's stripes tried when the caller leaves them to auto, and the gain that justifies more.
-constexpr int kStripeChoices[] = {1, 2, 4, kMaxOverlapStripes};
-constexpr double kStripeGain = 0.005;
+// The gain over the simplest of an algorithm's knob settings that justifies a less simple one.
+constexpr double kKnobGain = 0.005;
 
-AlgorithmPrediction predict_one(const Algorithm& algorithm, const Problem& problem,
-                                const MachineCost& machine, const MachinePricing& pricing, double give_up_above_us) {
+AlgorithmPrediction predict_one(const Algorithm& algorithm, const Problem& problem, const MachinePricing& pricing,
+                                double give_up_above_us) {
   AlgorithmPrediction prediction{std::string(algorithm.name), std::nullopt, {}, false, {}};
-  if (!algorithm.build) {
+  if (!algorithm.has_schedule()) {
     prediction.note = "not modelled (no schedule)";
     return prediction;
   }
@@ -30,34 +26,30 @@ AlgorithmPrediction predict_one(const Algorithm& algorithm, const Problem& probl
     return prediction;
   }
   prediction.knobs = problem.knobs;
-  if (const auto us = predict_from_traffic_us(algorithm.name, problem, pricing, give_up_above_us)) {
-    prediction.predicted_us = *us;
-    prediction.at_least = *us > give_up_above_us;
-    prediction.note = prediction.at_least ? "traffic form, stopped above the best" : "traffic form";
-    return prediction;
-  }
-  prediction.predicted_us = predict_hierarchical_us(build_full_schedule(algorithm, problem), machine, problem.topology);
-  prediction.note = "schedule";
+  const std::unique_ptr<RoundPlan> plan = algorithm.plan(problem);
+  const double us = predict_plan_us(*plan, problem.size, pricing, give_up_above_us);
+  prediction.predicted_us = us;
+  prediction.at_least = us > give_up_above_us;
+  prediction.note = prediction.at_least ? "from its rounds, stopped above the best" : "from its rounds";
   return prediction;
 }
 
-// overlap with its stripes left to auto: the fewest stripes within kStripeGain of the best.
-AlgorithmPrediction predict_overlap(const Algorithm& algorithm, const Problem& problem,
-                                    const MachineCost& machine, const MachinePricing& pricing,
-                                    double give_up_above_us) {
+// An algorithm whose knobs auto chooses: the simplest setting within kKnobGain of the best.
+AlgorithmPrediction predict_tuned(const Algorithm& algorithm, const std::vector<AlgorithmKnobs>& settings,
+                                  const Problem& problem, const MachinePricing& pricing, double give_up_above_us) {
   std::vector<AlgorithmPrediction> tried;
-  for (int stripes : kStripeChoices) {
-    Problem striped = problem;
-    striped.knobs.stripes = stripes;
-    tried.push_back(predict_one(algorithm, striped, machine, pricing, give_up_above_us));
-    if (!tried.back().predicted_us) return tried.back();  // not applicable: the same for any count
+  for (const AlgorithmKnobs& knobs : settings) {
+    Problem tuned = problem;
+    tuned.knobs = knobs;
+    tried.push_back(predict_one(algorithm, tuned, pricing, give_up_above_us));
+    if (!tried.back().predicted_us) return tried.back();  // not applicable: the same for any setting
   }
   double best_us = *tried.front().predicted_us;
   for (const AlgorithmPrediction& t : tried) best_us = std::min(best_us, *t.predicted_us);
   for (AlgorithmPrediction& t : tried) {
-    // A form stopped above the best so far only bounds its time from below: not a candidate.
-    if (!t.at_least && *t.predicted_us <= best_us * (1.0 + kStripeGain)) {
-      t.note += ", " + std::to_string(t.knobs.stripes) + (t.knobs.stripes == 1 ? " stripe" : " stripes");
+    // A prediction stopped above the best so far only bounds its time from below: not a candidate.
+    if (!t.at_least && *t.predicted_us <= best_us * (1.0 + kKnobGain)) {
+      if (algorithm.describe_knobs != nullptr) t.note += ", " + algorithm.describe_knobs(t.knobs);
       return t;
     }
   }
@@ -67,10 +59,13 @@ AlgorithmPrediction predict_overlap(const Algorithm& algorithm, const Problem& p
 }  // namespace
 
 std::string describe_run(const std::string& algorithm, const AlgorithmKnobs& knobs) {
-  if (algorithm == "overlap" && knobs.stripes > 1) {
-    return algorithm + " with " + std::to_string(knobs.stripes) + " stripes";
-  }
-  return algorithm;
+  const Algorithm* entry = find_algorithm(Operation::alltoall, algorithm);
+  if (entry == nullptr || entry->describe_knobs == nullptr || entry->auto_knobs == nullptr) return algorithm;
+  // The knobs auto tunes are told when they differ from the simplest setting.
+  const std::vector<AlgorithmKnobs> settings = entry->auto_knobs(Problem{});
+  const std::string told = entry->describe_knobs(knobs);
+  if (settings.empty() || told == entry->describe_knobs(settings.front())) return algorithm;
+  return algorithm + " with " + told;
 }
 
 AutoChoice select_alltoall(const Problem& problem, const MachineCost& machine, Predictions predictions,
@@ -97,10 +92,11 @@ AutoChoice select_alltoall(const Problem& problem, const MachineCost& machine, P
     if (algorithm.name == "auto") continue;
     const bool bounded = predictions == Predictions::enough_to_choose && !choice.algorithm.empty();
     const double give_up_above_us = bounded ? best_us : std::numeric_limits<double>::infinity();
-    const bool stripes_to_choose = algorithm.name == "overlap" && problem.knobs.stripes == 0;
-    AlgorithmPrediction prediction = stripes_to_choose
-                                         ? predict_overlap(algorithm, problem, machine, pricing, give_up_above_us)
-                                         : predict_one(algorithm, problem, machine, pricing, give_up_above_us);
+    const std::vector<AlgorithmKnobs> settings =
+        algorithm.auto_knobs != nullptr ? algorithm.auto_knobs(problem) : std::vector<AlgorithmKnobs>{};
+    AlgorithmPrediction prediction = settings.empty()
+                                         ? predict_one(algorithm, problem, pricing, give_up_above_us)
+                                         : predict_tuned(algorithm, settings, problem, pricing, give_up_above_us);
     if (prediction.predicted_us && (choice.algorithm.empty() || *prediction.predicted_us < best_us)) {
       choice.algorithm = prediction.algorithm;
       choice.knobs = prediction.knobs;

@@ -2,12 +2,12 @@
 // cost model (hierarchical_cost.hpp) on a calibrated machine, and pick the lowest. Pure C++, no
 // MPI: every rank that passes the same problem and calibration gets the same answer (the same
 // arithmetic in the same order). Ties go to the earlier algorithm of the registry.
-// Cost: the traffic forms (alltoall_traffic.hpp) are O(messages) per algorithm, no schedule
-// is built; algorithms without a form are predicted from their full schedule. To choose, a form
-// may stop as soon as its rounds exceed the best prediction so far (the choice is the same).
-// overlap's stripes (knobs.stripes) are chosen here when the caller leaves them at 0: 1, 2, 4
-// and 8 are predicted, and the fewest within 0.5% of the best of them win (each stripe is one
-// more message per block across, at a cost the model only sees as posting overhead).
+// Cost: each algorithm is priced from its plan (model/plan_cost.hpp), O(messages), no schedule
+// built. To choose, a prediction may stop as soon as its rounds exceed the best prediction so
+// far (the choice is the same). An algorithm whose registry entry lists knob settings for auto
+// (Algorithm::auto_knobs: overlap's stripes, when the caller leaves them at 0) is predicted
+// with each, and the simplest within 0.5% of the best of them wins (for overlap, each stripe is
+// one more message per block across, at a cost the model only sees as posting overhead).
 #pragma once
 
 #include <optional>
@@ -25,7 +25,7 @@ namespace topocoll {
 struct AlgorithmPrediction {
   std::string algorithm;
   std::optional<double> predicted_us;  // nullopt: not applicable, or not modelled
-  std::string note;                    // how it was predicted ("traffic form", "schedule"), or why not
+  std::string note;                    // how it was predicted ("from its rounds"), or why not
   bool at_least = false;               // stopped above the best: the time is at least predicted_us
   AlgorithmKnobs knobs;                // the knobs predicted (overlap: the stripes chosen)
 };

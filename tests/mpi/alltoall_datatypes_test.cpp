@@ -138,7 +138,7 @@ TEST_P(EveryAlgorithm, ContiguousTypeIsNotPackedAndStridedTypeIs) {
   EXPECT_TRUE(same_elements(result, expected_receive_blocks(MPI_COMM_WORLD, kIntsPerQuad * kQuadsPerBlock),
                             kIntsPerQuad * kQuadsPerBlock));
 
-  if (algorithm().build == nullptr) return;  // native: the MPI library packs its own way
+  if (!algorithm().has_schedule()) return;  // native: the MPI library packs its own way
   const StridedType strided;
   const std::vector<int> strided_send = to_strided(make_send_blocks(MPI_COMM_WORLD, kDataIntsPerBlock), p, -7);
   std::vector<int> strided_result = strided_buffer(p, kCanary);

@@ -174,7 +174,7 @@ TEST(AutoSelect, ListsEveryAlgorithmAndSaysWhyNot) {
     } else if (p.algorithm == "native") {
       EXPECT_NE(p.note.find("not modelled"), std::string::npos) << p.note;
     } else {
-      EXPECT_EQ(p.note, "traffic form") << p.algorithm;
+      EXPECT_EQ(p.note, "from its rounds") << p.algorithm;
       EXPECT_EQ(p.knobs.stripes, 0) << p.algorithm;
     }
   }

@@ -8,4 +8,6 @@
 #include "model/tam_wang.hpp"
 #endif
 
-int topocoll_upward_include_probe() { return static_cast<int>(topocoll::algorithms_for(Operation::alltoall).size()); }
+int topocoll_upward_include_probe() {
+  return static_cast<int>(topocoll::algorithms_for(topocoll::Operation::alltoall).size());
+}

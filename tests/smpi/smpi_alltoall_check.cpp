@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
   // Usage: smpi_alltoall_check [--topology SPEC]   (a shorthand or a topology file)
   if (argc == 3 && std::string(argv[1]) == "--topology") g_topology = argv[2];
 
-  for (const topocoll::Algorithm& algorithm : topocoll::algorithms_for(Operation::alltoall)) {
+  for (const topocoll::Algorithm& algorithm : topocoll::algorithms_for(topocoll::Operation::alltoall)) {
     const std::string name(algorithm.name);
     for (const int count : {0, 1, 1000}) {
       if (!applies(algorithm, p, count * sizeof(int), rank)) continue;

@@ -1,15 +1,16 @@
-// Every traffic form (the model fed with an algorithm's peers and bytes, no schedule built) gives
-// exactly the time the model reads off the algorithm's real schedule: on flat, two-cluster,
-// three-cluster and two-level topologies with shuffled placements, machines where ranks,
-// lone messages or the backbone dominate, lg's pieces and overlap's stripes.
+// Every algorithm priced from its plan (a sink that wants no places: bruck and lg then skip
+// finding them) gives exactly the time the model reads off the algorithm's recorded schedule:
+// on flat, two-cluster, three-cluster and two-level topologies with shuffled placements,
+// machines where ranks, lone messages or the backbone dominate, lg's pieces, overlap's stripes
+// and per-pair sizes; and a prediction told to give up stops above its bound.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 
 #include "algorithms/registry.hpp"
-#include "model/alltoall_traffic.hpp"
 #include "model/hierarchical_cost.hpp"
+#include "model/plan_cost.hpp"
 #include "model_machines.hpp"
 
 namespace topocoll {
@@ -49,16 +50,15 @@ void expect_forms_match(const Problem& problem, const std::string& where) {
   for (const MachineCost& machine : machines()) {
     const MachinePricing pricing(machine, problem.topology, problem.size);
     for (const Algorithm& a : algorithms_for(Operation::alltoall)) {
-      if (!a.build || !a.supports(problem).ok) continue;
-      const auto form = predict_from_traffic_us(a.name, problem, pricing);
-      ASSERT_TRUE(form) << a.name << " has no traffic form";
+      if (!a.has_schedule() || !a.supports(problem).ok) continue;
+      const double from_plan = predict_plan_us(*a.plan(problem), problem.size, pricing);
       const double read = predict_hierarchical_us(build_full_schedule(a, problem), machine, problem.topology);
-      EXPECT_NEAR(*form, read, 1e-9 * std::max(1.0, read)) << a.name << ' ' << where;
+      EXPECT_EQ(from_plan, read) << a.name << ' ' << where;
     }
   }
 }
 
-TEST(TrafficForms, FlatProblems) {
+TEST(PlanCost, FlatProblems) {
   for (int p = 1; p <= 13; ++p) {
     for (std::size_t b : {std::size_t{0}, std::size_t{1}, std::size_t{4096}}) {
       for (int w : {1, 3}) {
@@ -69,7 +69,7 @@ TEST(TrafficForms, FlatProblems) {
   }
 }
 
-TEST(TrafficForms, TwoAndThreeClusters) {
+TEST(PlanCost, TwoAndThreeClusters) {
   std::mt19937 rng(2024);
   const std::vector<std::vector<int>> shapes = {{1, 1},  {1, 5},    {3, 7},    {4, 4},    {5, 3},      {2, 9},
                                                 {6, 11}, {3, 3, 3}, {2, 5, 4}, {1, 2, 6}, {4, 1, 1, 3}};
@@ -84,7 +84,7 @@ TEST(TrafficForms, TwoAndThreeClusters) {
   }
 }
 
-TEST(TrafficForms, ClustersOfNodes) {
+TEST(PlanCost, ClustersOfNodes) {
   std::mt19937 rng(7);
   for (const auto& sizes : std::vector<std::vector<int>>{{4, 8}, {6, 6, 3}}) {
     const Topology topology = clusters_of(sizes, &rng, 2);
@@ -92,7 +92,7 @@ TEST(TrafficForms, ClustersOfNodes) {
   }
 }
 
-TEST(TrafficForms, LgPieces) {
+TEST(PlanCost, LgPieces) {
   const Topology topology = clusters_of({3, 7}, nullptr);
   for (std::size_t segment : {std::size_t{0}, std::size_t{3}, std::size_t{64}}) {
     for (std::size_t cap : {std::size_t{0}, std::size_t{200}, std::size_t{5000}}) {
@@ -105,7 +105,7 @@ TEST(TrafficForms, LgPieces) {
   }
 }
 
-TEST(TrafficForms, OverlapStripes) {
+TEST(PlanCost, OverlapStripes) {
   std::mt19937 rng(11);
   for (const auto& sizes : std::vector<std::vector<int>>{{3, 7}, {4, 4}, {2, 3, 4}}) {
     const Topology topology = clusters_of(sizes, &rng);
@@ -118,6 +118,32 @@ TEST(TrafficForms, OverlapStripes) {
       }
     }
   }
+}
+
+TEST(PlanCost, PerPairSizes) {
+  std::mt19937 rng(5);
+  for (const auto& sizes : std::vector<std::vector<int>>{{3, 7}, {2, 3, 4}}) {
+    const Topology topology = clusters_of(sizes, &rng);
+    const int p = topology.size();
+    std::vector<std::vector<std::size_t>> bytes(p, std::vector<std::size_t>(p));
+    for (auto& row : bytes)
+      for (auto& b : row) b = rng() % 3 == 0 ? 0 : rng() % 5000;
+    const KnownBlocks blocks(bytes);
+    expect_forms_match(Problem{p, 0, &topology, {}, &blocks, Operation::alltoallv}, topology.describe() + " alltoallv");
+  }
+}
+
+TEST(PlanCost, GivesUpAboveItsBound) {
+  const Problem problem{16, 1000, nullptr, {}};
+  const MachineCost machine = test_machines::fast_crossbar();
+  const MachinePricing pricing(machine, nullptr, 16);
+  const auto plan = find_algorithm(Operation::alltoall, "shift")->plan(problem);
+  const double whole = predict_plan_us(*plan, 16, pricing);
+  const double bound = whole / 3;
+  const double stopped = predict_plan_us(*plan, 16, pricing, bound);
+  EXPECT_GT(stopped, bound);
+  EXPECT_LT(stopped, whole);
+  EXPECT_LT(plan_round_times_us(*plan, 16, pricing, bound).size(), 15u);
 }
 
 }  // namespace

@@ -1,0 +1,54 @@
+// One rank's part of one round, told transfer by transfer. Each algorithm describes its rounds
+// once, to a sink (algorithms/round_plan.hpp); what consumes them decides what to keep: the
+// recorder below builds the rank's schedule, the cost model (model/plan_cost.hpp) prices the
+// round without building it.
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "schedule/schedule.hpp"
+
+namespace topocoll {
+
+class RoundSink {
+ public:
+  virtual ~RoundSink() = default;
+  // Whether the places of segments matter. A sink that only counts bytes (the cost model) says
+  // no; an algorithm may then describe a message by one segment of its total length, whatever
+  // its buffer and offset, and skip the work of finding places.
+  virtual bool wants_places() const = 0;
+  virtual void copy(const Segment& from, const Segment& to) = 0;
+  // A message to (send) or from (recv) `peer` gathering or scattering `segments` in order, kept
+  // in flight `overlap_rounds` more rounds (Transfer).
+  virtual void send(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) = 0;
+  virtual void recv(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) = 0;
+
+  void send(int peer, const Segment& segment, std::size_t overlap_rounds = 0) {
+    send(peer, std::span<const Segment>(&segment, 1), overlap_rounds);
+  }
+  void recv(int peer, const Segment& segment, std::size_t overlap_rounds = 0) {
+    recv(peer, std::span<const Segment>(&segment, 1), overlap_rounds);
+  }
+};
+
+// Appends what it is told to a Round.
+class RoundRecorder final : public RoundSink {
+ public:
+  explicit RoundRecorder(Round& round) : round_(&round) {}
+  bool wants_places() const override { return true; }
+  void copy(const Segment& from, const Segment& to) override { round_->copies.push_back({from, to}); }
+  void send(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) override {
+    round_->sends.push_back({peer, {segments.begin(), segments.end()}, overlap_rounds});
+  }
+  void recv(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) override {
+    round_->recvs.push_back({peer, {segments.begin(), segments.end()}, overlap_rounds});
+  }
+  using RoundSink::recv;
+  using RoundSink::send;
+
+ private:
+  Round* round_;
+};
+
+}  // namespace topocoll
