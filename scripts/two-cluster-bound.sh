@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Prints (CSV) the lower bound of an alltoall on a two-cluster platform made by topocoll-platform,
+# Prints (CSV) the lower bound of an alltoall on a platform made by topocoll-platform two-clusters
+# or clusters,
 # for blocks of MIN..MAX bytes (doubling): the platform's own description is read back from the
 # command recorded in it (its generated-by property), so the bound and the simulated machine
-# cannot disagree. What the bound counts: tools/platform_bound.hpp and docs/platforms.md.
+# cannot disagree. What the bound counts: src/network/bound.hpp and docs/platforms.md.
 # Usage: scripts/two-cluster-bound.sh PLATFORM.xml MIN:MAX
 set -euo pipefail
 
@@ -12,7 +13,7 @@ tool="$repo/build/mpi/tools/topocoll-platform"
 xml=$1
 range=$2
 [[ -x "$tool" ]] || { echo "two-cluster-bound.sh: $tool is missing (cmake --build build/mpi)" >&2; exit 2; }
-command=$(sed -n 's/.*<prop id="generated-by" value="topocoll-platform two-clusters \([^"]*\)".*/\1/p' "$xml")
+command=$(sed -n 's/.*<prop id="generated-by" value="topocoll-platform \(two-\)\{0,1\}clusters \([^"]*\)".*/\2/p' "$xml")
 [[ -n "$command" ]] || { echo "two-cluster-bound.sh: $xml records no topocoll-platform command" >&2; exit 2; }
 
 # The description's options, without those that only name the generated files.

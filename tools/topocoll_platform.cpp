@@ -1,7 +1,8 @@
 // topocoll-platform: generates a simulated machine and the library's view of it from one
-// description. `two-clusters` writes NAME.xml (SimGrid platform), NAME.hosts (hostfile) and
-// NAME.topology.json (topology file) for two clusters joined by a backbone; `bound` prints the
-// lower bound of a total exchange on the same description. `topocoll-platform --help`.
+// description (src/network). `two-clusters` writes NAME.xml (SimGrid platform), NAME.hosts
+// (hostfile) and NAME.topology.json (topology file) for two clusters joined by a backbone,
+// `clusters --nodes N1,N2,...` the same for any number of clusters; `bound` prints the lower
+// bound of a total exchange on either description. `topocoll-platform --help`.
 #include <CLI/CLI.hpp>
 
 #include <charconv>
@@ -13,83 +14,15 @@
 #include <string>
 #include <vector>
 
-#include "platform_bound.hpp"
-#include "platform_two_clusters.hpp"
-#include "platform_units.hpp"
+#include "network/bound.hpp"
+#include "network/clusters.hpp"
+#include "network/units.hpp"
+#include "platform_description.hpp"
 
 namespace {
 
-using namespace topocoll::platform;
-
-// The description as typed: quantities stay text until they are parsed with their units.
-struct DescriptionOptions {
-  int n1 = 0;
-  int n2 = 0;
-  std::vector<std::string> names{"c1", "c2"};
-  std::string host_speed = format_speed(TwoClusterSpec{}.host_speed);
-  std::string node_bw = format_bandwidth(TwoClusterSpec{}.node_bandwidth);
-  std::string node_lat = format_latency(TwoClusterSpec{}.node_latency);
-  std::string switch_bw = format_bandwidth(TwoClusterSpec{}.switch_bandwidth);
-  std::string switch_lat = format_latency(TwoClusterSpec{}.switch_latency);
-  std::string switch_sharing{sharing_name(TwoClusterSpec{}.switch_sharing)};
-  std::string wan_bw = format_bandwidth(TwoClusterSpec{}.wan_bandwidth);
-  std::string wan_lat = format_latency(TwoClusterSpec{}.wan_latency);
-  std::string wan_sharing{sharing_name(TwoClusterSpec{}.wan_sharing)};
-};
-
-void add_description_options(CLI::App& command, DescriptionOptions& d) {
-  command.add_option("--n1", d.n1, "Nodes (one rank each) of cluster 1: ranks 0..n1-1")->required();
-  command.add_option("--n2", d.n2, "Nodes of cluster 2: ranks n1..n1+n2-1")->required();
-  command.add_option("--names", d.names, "Cluster ids; hosts are NAME-0, NAME-1, ...")
-      ->delimiter(',')
-      ->expected(2)
-      ->capture_default_str();
-  command.add_option("--host-speed", d.host_speed, "Host speed (charged local copies only)")->capture_default_str();
-  command.add_option("--node-bw", d.node_bw, "Each node's link to its switch (full duplex)")->capture_default_str();
-  command.add_option("--node-lat", d.node_lat, "Latency of each node's link")->capture_default_str();
-  command.add_option("--switch-bw", d.switch_bw,
-                     "Each cluster's switch (SimGrid cluster backbone): a SHARED switch's capacity, a FATPIPE "
-                     "switch's per-flow cap; unused by NONBLOCKING")
-      ->capture_default_str();
-  command.add_option("--switch-lat", d.switch_lat, "Latency through a switch")->capture_default_str();
-  command.add_option("--switch-sharing", d.switch_sharing,
-                     "NONBLOCKING (a SHARED capacity of all its ports, 2 x nodes x --node-bw), FATPIPE (the "
-                     "same allocations, much slower to simulate) or SHARED (one capacity, --switch-bw)")
-      ->check(CLI::IsMember({"NONBLOCKING", "FATPIPE", "SHARED"}))
-      ->capture_default_str();
-  command.add_option("--wan-bw", d.wan_bw, "The backbone between the clusters")->capture_default_str();
-  command.add_option("--wan-lat", d.wan_lat, "One-way latency of the backbone")->capture_default_str();
-  command.add_option("--wan-sharing", d.wan_sharing, "SPLITDUPLEX (each direction), SHARED or FATPIPE")
-      ->check(CLI::IsMember({"SPLITDUPLEX", "SHARED", "FATPIPE"}))
-      ->capture_default_str();
-}
-
-template <typename Parse>
-double parse_or_throw(Parse parse, const std::string& text, const std::string& option) {
-  std::string error;
-  const auto value = parse(text, &error);
-  if (!value) throw CLI::ValidationError(option, error);
-  return *value;
-}
-
-TwoClusterSpec make_spec(const DescriptionOptions& d) {
-  TwoClusterSpec spec;
-  spec.n1 = d.n1;
-  spec.n2 = d.n2;
-  spec.name1 = d.names.at(0);
-  spec.name2 = d.names.at(1);
-  spec.host_speed = parse_or_throw(parse_speed, d.host_speed, "--host-speed");
-  spec.node_bandwidth = parse_or_throw(parse_bandwidth, d.node_bw, "--node-bw");
-  spec.node_latency = parse_or_throw(parse_latency, d.node_lat, "--node-lat");
-  spec.switch_bandwidth = parse_or_throw(parse_bandwidth, d.switch_bw, "--switch-bw");
-  spec.switch_latency = parse_or_throw(parse_latency, d.switch_lat, "--switch-lat");
-  spec.switch_sharing = *parse_sharing(d.switch_sharing);
-  spec.wan_bandwidth = parse_or_throw(parse_bandwidth, d.wan_bw, "--wan-bw");
-  spec.wan_latency = parse_or_throw(parse_latency, d.wan_lat, "--wan-lat");
-  spec.wan_sharing = *parse_sharing(d.wan_sharing);
-  if (const auto problem = check_spec(spec)) throw CLI::ValidationError("two-clusters", *problem);
-  return spec;
-}
+using namespace topocoll::network;
+using namespace topocoll::tools;
 
 void write_file(const std::filesystem::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -98,8 +31,15 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
-int write_platform(const TwoClusterSpec& spec, std::string name, const std::string& output_dir) {
-  if (name.empty()) name = "two-clusters-" + std::to_string(spec.n1) + "-" + std::to_string(spec.n2);
+// "two-clusters-20-40", "clusters-12-20-28"
+std::string default_name(const ClustersSpec& spec) {
+  std::string name = spec.two_clusters() ? "two-clusters" : "clusters";
+  for (int n : spec.nodes) name += "-" + std::to_string(n);
+  return name;
+}
+
+int write_platform(const ClustersSpec& spec, std::string name, const std::string& output_dir) {
+  if (name.empty()) name = default_name(spec);
   if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != std::string::npos) {
     throw CLI::ValidationError("--name", "'" + name + "' must use only letters, digits, '_', '.' and '-'");
   }
@@ -107,10 +47,13 @@ int write_platform(const TwoClusterSpec& spec, std::string name, const std::stri
   std::filesystem::create_directories(output_dir, error);
   if (error) throw std::runtime_error("cannot create the directory " + output_dir + ": " + error.message());
   const std::filesystem::path base = std::filesystem::path(output_dir) / name;
+  const Network network = clusters_network(spec);
   write_file(base.string() + ".xml", platform_xml(spec, name));
-  write_file(base.string() + ".hosts", hostfile_text(spec));
-  write_file(base.string() + ".topology.json", topology_json(spec));
-  std::cout << "wrote " << base.string() << ".xml, .hosts and .topology.json (" << spec.n1 << " + " << spec.n2
+  write_file(base.string() + ".hosts", hostfile_text(network));
+  write_file(base.string() + ".topology.json", topology_json(network, spec.topology_format));
+  std::string counts;
+  for (int n : spec.nodes) counts += (counts.empty() ? "" : " + ") + std::to_string(n);
+  std::cout << "wrote " << base.string() << ".xml, .hosts and .topology.json (" << counts
             << " hosts)\nregenerate with: " << canonical_command(spec, name) << '\n';
   return 0;
 }
@@ -135,15 +78,42 @@ std::vector<std::size_t> parse_sizes(const std::string& range) {
   return sizes;
 }
 
-int print_bounds(const TwoClusterSpec& spec, const std::vector<std::size_t>& sizes) {
-  std::cout << "n1,n2,np,bytes,bound_us,limited_by,latency_us,node_link_us,wan_us,switch_us\n";
+// Two clusters keep their columns n1,n2; any other count names the clusters' sizes as N1+N2+...
+int print_bounds(const ClustersSpec& spec, const std::vector<std::size_t>& sizes) {
+  const Network network = clusters_network(spec);
+  std::string counts;
+  for (int n : spec.nodes) counts += (counts.empty() ? "" : spec.two_clusters() ? "," : "+") + std::to_string(n);
+  std::cout << (spec.two_clusters() ? "n1,n2" : "nodes") << ",np,bytes,bound_us,limited_by,latency_us,node_link_us,"
+            << "wan_us,switch_us\n";
   for (const std::size_t bytes : sizes) {
-    const AlltoallBound b = alltoall_lower_bound(spec, bytes);
-    std::printf("%d,%d,%d,%zu,%.3f,%.*s,%.3f,%.3f,%.3f,%.3f\n", spec.n1, spec.n2, spec.size(), bytes, b.seconds * 1e6,
-                static_cast<int>(b.limited_by.size()), b.limited_by.data(), b.latency * 1e6, b.node_link * 1e6,
-                b.wan * 1e6, b.switch_cut * 1e6);
+    const AlltoallBound b = alltoall_lower_bound(network, bytes);
+    std::printf("%s,%d,%zu,%.3f,%s,%.3f,%.3f,%.3f,%.3f\n", counts.c_str(), spec.size(), bytes, b.seconds * 1e6,
+                b.limited_by.c_str(), b.latency * 1e6, b.role("node-link") * 1e6, b.role("wan") * 1e6,
+                b.role("switch") * 1e6);
   }
   return 0;
+}
+
+// A subcommand that writes a platform's files: its description, and where the files go.
+struct Generator {
+  CLI::App* command = nullptr;
+  DescriptionOptions description;
+  std::string name, output_dir = ".", topology_format = "hosts";
+};
+
+void add_generator(CLI::App& app, Generator& g, const char* subcommand, const std::string& what, Counts counts,
+                   const std::string& default_name) {
+  g.command = app.add_subcommand(subcommand, "Write NAME.xml, NAME.hosts and NAME.topology.json for " + what);
+  add_description_options(*g.command, g.description, counts);
+  g.command->add_option("--name", g.name, "Base name of the files (default: " + default_name + ")");
+  g.command->add_option("-o,--output-dir", g.output_dir, "Directory for the files (created if missing)")
+      ->capture_default_str();
+  g.command
+      ->add_option("--topology-format", g.topology_format,
+                   "hosts: keyed by host name (any number of ranks placed by the hostfile); ranks: one entry per "
+                   "rank in hostfile order")
+      ->check(CLI::IsMember({"hosts", "ranks"}))
+      ->capture_default_str();
 }
 
 constexpr const char* kFooter = R"(Quantities take SimGrid's units: bandwidths bps, kbps, Mbps, Gbps (bits) or Bps, kBps, MBps,
@@ -151,7 +121,9 @@ GBps, KiBps, MiBps, GiBps (bytes); latencies s, ms, us, ns; speeds f, kf, Mf, Gf
 The defaults model the LG paper's testbed (Grid'5000 Nancy and Rennes): docs/platforms.md.
 Examples:
   topocoll-platform two-clusters --n1 20 --n2 40 --output-dir platforms
-  topocoll-platform bound --n1 20 --n2 40 -m 1:16777216)";
+  topocoll-platform clusters --nodes 12,20,28 --wan core
+  topocoll-platform bound --n1 20 --n2 40 -m 1:16777216
+  topocoll-platform bound --nodes 12,20,28 -m 65536)";
 
 }  // namespace
 
@@ -163,25 +135,18 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.get_formatter()->column_width(34);
 
-  DescriptionOptions generate_options;
-  std::string name, output_dir = ".", topology_format = "hosts";
-  CLI::App* generate = app.add_subcommand(
-      "two-clusters", "Write NAME.xml, NAME.hosts and NAME.topology.json for two clusters joined by a backbone");
-  add_description_options(*generate, generate_options);
-  generate->add_option("--name", name, "Base name of the files (default: two-clusters-N1-N2)");
-  generate->add_option("-o,--output-dir", output_dir, "Directory for the files (created if missing)")
-      ->capture_default_str();
-  generate->add_option("--topology-format", topology_format,
-                       "hosts: keyed by host name (any number of ranks placed by the hostfile); ranks: one "
-                       "entry per rank in hostfile order")
-      ->check(CLI::IsMember({"hosts", "ranks"}))
-      ->capture_default_str();
+  Generator two_clusters, clusters;
+  add_generator(app, two_clusters, "two-clusters", "two clusters joined by a backbone", Counts::two,
+                "two-clusters-N1-N2");
+  add_generator(app, clusters, "clusters", "any number of clusters joined by a backbone", Counts::any,
+                "clusters-N1-N2-...");
 
   DescriptionOptions bound_options;
   std::string size_range = "1:16777216";
   CLI::App* bound = app.add_subcommand(
-      "bound", "Print (CSV) the lower bound of an alltoall on the two-cluster description, per block size");
-  add_description_options(*bound, bound_options);
+      "bound", "Print (CSV) the lower bound of an alltoall on a two-cluster (--n1, --n2) or clusters (--nodes) "
+               "description, per block size");
+  add_description_options(*bound, bound_options, Counts::either);
   bound->add_option("-m,--message-size", size_range, "Bytes per block: MIN:MAX doubling, or one size")
       ->capture_default_str();
 
@@ -190,10 +155,11 @@ int main(int argc, char** argv) {
   });
   try {
     app.parse(argc, argv);
-    if (generate->parsed()) {
-      TwoClusterSpec spec = make_spec(generate_options);
-      spec.topology_format = topology_format == "ranks" ? TopologyFormat::ranks : TopologyFormat::hosts;
-      return write_platform(spec, name, output_dir);
+    for (const Generator* g : {&two_clusters, &clusters}) {
+      if (!g->command->parsed()) continue;
+      ClustersSpec spec = make_spec(g->description);
+      spec.topology_format = g->topology_format == "ranks" ? TopologyFormat::ranks : TopologyFormat::hosts;
+      return write_platform(spec, g->name, g->output_dir);
     }
     return print_bounds(make_spec(bound_options), parse_sizes(size_range));
   } catch (const CLI::ParseError& error) {

@@ -27,3 +27,25 @@ execute_process(COMMAND ${TOOL} bound --n1 20 --n2 40 -m 1 RESULT_VARIABLE rc OU
 if(NOT rc EQUAL 0 OR NOT out MATCHES "20,40,60,1,5060\\.[0-9]+,latency,5060\\.000")
   message(FATAL_ERROR "unexpected bound (${rc}): ${out}")
 endif()
+
+# Clusters: errors, and the bound from the network's cuts.
+expect_failure("one name per cluster" clusters --nodes 2,3,4 --names a,b)
+expect_failure("--nodes is required" clusters)
+expect_failure("at least two clusters" clusters --nodes 5)
+execute_process(COMMAND ${TOOL} bound --nodes 2,3 --n1 2 --n2 3 RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "either --nodes or --n1")
+  message(FATAL_ERROR "bound with --nodes and --n1: expected a clear failure, got rc=${rc}: ${err}")
+endif()
+# 10 + 10 + 10, 16 MiB blocks, a link per pair: each node's link carries 29 blocks each way at
+# 1 Gbps (29 * 16777216 / 1.25e8 s = 3892314.112 us) after the 50 us route inside its cluster.
+execute_process(COMMAND ${TOOL} bound --nodes 10,10,10 -m 16777216 RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "^nodes,np,bytes,.*\n10\\+10\\+10,30,16777216,3892364\\.112,node-link,5060\\.000,")
+  message(FATAL_ERROR "unexpected bound (${rc}): ${out}")
+endif()
+# Through a 1 Gbps core, each cluster's link carries its 10 x 20 blocks each way:
+# 200 * 16777216 / 1.25e8 s = 26843545.6 us, after the 10060 us route through two WAN links.
+execute_process(COMMAND ${TOOL} bound --nodes 10,10,10 --wan core --wan-bw 1Gbps -m 16777216 RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "10\\+10\\+10,30,16777216,26853605\\.600,wan,10060\\.000,")
+  message(FATAL_ERROR "unexpected core bound (${rc}): ${out}")
+endif()

@@ -1,5 +1,5 @@
-// SimGrid unit syntax for bandwidths, latencies and speeds (see platform_units.hpp).
-#include "platform_units.hpp"
+// SimGrid unit syntax for bandwidths, latencies and speeds (see units.hpp).
+#include "network/units.hpp"
 
 #include <array>
 #include <charconv>
@@ -8,7 +8,7 @@
 #include <initializer_list>
 #include <string>
 
-namespace topocoll::platform {
+namespace topocoll::network {
 
 namespace {
 
@@ -112,4 +112,4 @@ std::string format_speed(double flops) {
                            Unit{"f", 1.0}});
 }
 
-}  // namespace topocoll::platform
+}  // namespace topocoll::network

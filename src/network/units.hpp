@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace topocoll::platform {
+namespace topocoll::network {
 
 // Each returns nullopt and sets `error` when the text is not a positive number followed by a
 // known unit (the unit is required: "1000" alone is ambiguous between bits and bytes).
@@ -21,4 +21,4 @@ std::string format_bandwidth(double bytes_per_second);
 std::string format_latency(double seconds);
 std::string format_speed(double flops);
 
-}  // namespace topocoll::platform
+}  // namespace topocoll::network

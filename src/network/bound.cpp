@@ -1,0 +1,94 @@
+// Lower bound of a total exchange from a network's cuts (see bound.hpp).
+#include "network/bound.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace topocoll::network {
+
+namespace {
+
+// One capacity of a link: both directions of a SHARED link, one of a SPLITDUPLEX one. The
+// blocks through it, counted per route latency.
+struct Cut {
+  std::map<double, long long> blocks_by_latency;
+};
+
+double cut_time(const Cut& cut, double block_bytes, double bandwidth) {
+  double time = 0.0;
+  long long at_least = 0;  // blocks whose route latency is at least the current one
+  for (auto it = cut.blocks_by_latency.rbegin(); it != cut.blocks_by_latency.rend(); ++it) {
+    at_least += it->second;
+    time = std::max(time, it->first + static_cast<double>(at_least) * block_bytes / bandwidth);
+  }
+  return time;
+}
+
+int role_rank(const std::string& role) {
+  if (role == "node-link") return 0;
+  if (role == "wan") return 1;
+  if (role == "switch") return 2;
+  return 3;
+}
+
+}  // namespace
+
+double AlltoallBound::role(const std::string& name) const {
+  for (const auto& [r, seconds] : by_role)
+    if (r == name) return seconds;
+  return 0.0;
+}
+
+AlltoallBound alltoall_lower_bound(const Network& network, std::size_t block_bytes) {
+  const int hosts = network.host_count();
+  // Index 2 * link + direction (direction 0 for a SHARED link's single capacity).
+  std::vector<Cut> cuts(2 * network.links.size());
+  AlltoallBound bound;
+  std::vector<Hop> hops;
+  for (int a = 0; a < hosts; ++a) {
+    for (int b = 0; b < hosts; ++b) {
+      if (a == b) continue;
+      network.route(a, b, hops);
+      const double latency = network.latency(hops);
+      bound.latency = std::max(bound.latency, latency);
+      for (const Hop& h : hops) {
+        const Link& link = network.links[static_cast<std::size_t>(h.link)];
+        if (!link.is_cut()) continue;
+        const int direction = link.sharing == Sharing::splitduplex && h.down ? 1 : 0;
+        ++cuts[2 * static_cast<std::size_t>(h.link) + direction].blocks_by_latency[latency];
+      }
+    }
+  }
+  const double b = static_cast<double>(block_bytes);
+  for (std::size_t i = 0; i < cuts.size(); ++i) {
+    if (cuts[i].blocks_by_latency.empty()) continue;
+    const Link& link = network.links[i / 2];
+    const double seconds = cut_time(cuts[i], b, link.bandwidth);
+    auto it = std::find_if(bound.by_role.begin(), bound.by_role.end(),
+                           [&](const auto& entry) { return entry.first == link.role; });
+    if (it == bound.by_role.end()) {
+      bound.by_role.push_back({link.role, seconds});
+    } else {
+      it->second = std::max(it->second, seconds);
+    }
+    if (seconds > bound.seconds) {
+      bound.seconds = seconds;
+      bound.worst_link = link.id;
+    }
+  }
+  std::stable_sort(bound.by_role.begin(), bound.by_role.end(),
+                   [](const auto& x, const auto& y) { return role_rank(x.first) < role_rank(y.first); });
+  bound.seconds = bound.latency;
+  bound.limited_by = "latency";
+  for (const auto& [role, seconds] : bound.by_role) {
+    if (seconds > bound.seconds) {
+      bound.seconds = seconds;
+      bound.limited_by = role;
+    }
+  }
+  // A cut whose bytes take less time than the latency in front of them: latency-bound.
+  if (bound.seconds < 2 * bound.latency) bound.limited_by = "latency";
+  return bound;
+}
+
+}  // namespace topocoll::network

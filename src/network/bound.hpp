@@ -1,0 +1,35 @@
+// A lower bound on the time of one total exchange (MPI_Alltoall, blocks of B bytes, one rank per
+// host) on a network, whatever the algorithm, from its cuts: every block i -> j crosses each link
+// of the route from host i to host j, so a link (each direction of a SPLITDUPLEX one) must carry
+// all of those blocks at its bandwidth, and none of a block's bytes arrive before its route's
+// latency has passed (SimGrid's flow model). A cut's time is the largest, over the latencies L
+// of the routes through it, of L + (the bytes of routes at least that long) / bandwidth. The
+// bound is the largest cut's time, and at least the longest route's latency. It ignores what
+// only some algorithms pay: the per-flow TCP-gamma cap, the 16-byte SMPI envelope, local copies.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "network/network.hpp"
+
+namespace topocoll::network {
+
+struct AlltoallBound {
+  double seconds = 0.0;    // the largest of the terms below
+  // The role of the link whose cut sets the bound ("node-link", "wan", "switch"); "latency"
+  // when no cut's bytes take as long as twice the longest route's latency.
+  std::string limited_by;
+  double latency = 0.0;    // the longest route
+  std::string worst_link;  // the id of the link of the worst cut (empty when there is no cut)
+  // The worst cut of each link role, in the order node-link, wan, switch, then the others by
+  // first appearance; a role without a cut is absent.
+  std::vector<std::pair<std::string, double>> by_role;
+  double role(const std::string& name) const;  // 0 when absent
+};
+
+AlltoallBound alltoall_lower_bound(const Network& network, std::size_t block_bytes);
+
+}  // namespace topocoll::network

@@ -1,0 +1,124 @@
+// topocoll-platform's description options (see platform_description.hpp).
+#include "platform_description.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+#include "network/units.hpp"
+
+namespace topocoll::tools {
+
+using namespace topocoll::network;
+
+namespace {
+
+template <typename Parse>
+double parse_or_throw(Parse parse, const std::string& text, const std::string& option) {
+  std::string error;
+  const auto value = parse(text, &error);
+  if (!value) throw CLI::ValidationError(option, error);
+  return *value;
+}
+
+}  // namespace
+
+void add_description_options(CLI::App& command, DescriptionOptions& d, Counts counts) {
+  if (counts != Counts::any) {
+    auto* n1 = command.add_option("--n1", d.n1, "Nodes (one rank each) of cluster 1: ranks 0..n1-1");
+    auto* n2 = command.add_option("--n2", d.n2, "Nodes of cluster 2: ranks n1..n1+n2-1");
+    if (counts == Counts::two) {
+      n1->required();
+      n2->required();
+    }
+  }
+  if (counts != Counts::two) {
+    auto* nodes = command.add_option("--nodes", d.nodes, "Nodes (one rank each) per cluster, in rank order: N1,N2,...")
+                      ->delimiter(',');
+    if (counts == Counts::any) nodes->required();
+    command.add_option("--wan", d.wan,
+                       "pairs: a backbone link between every pair of clusters; core: one link from every cluster "
+                       "to a WAN core that joins them all")
+        ->check(CLI::IsMember({"pairs", "core"}))
+        ->capture_default_str();
+  }
+  command.add_option("--names", d.names, "Cluster ids; hosts are NAME-0, NAME-1, ... (default c1,c2,...)")
+      ->delimiter(',');
+  command.add_option("--host-speed", d.host_speed, "Host speed (charged local copies only)")->capture_default_str();
+  command.add_option("--node-bw", d.node_bw, "Each node's link to its switch (full duplex)")->capture_default_str();
+  command.add_option("--node-lat", d.node_lat, "Latency of each node's link")->capture_default_str();
+  command.add_option("--switch-bw", d.switch_bw,
+                     "Each cluster's switch (SimGrid cluster backbone): a SHARED switch's capacity, a FATPIPE "
+                     "switch's per-flow cap; unused by NONBLOCKING")
+      ->capture_default_str();
+  command.add_option("--switch-lat", d.switch_lat, "Latency through a switch")->capture_default_str();
+  command.add_option("--switch-sharing", d.switch_sharing,
+                     "NONBLOCKING (a SHARED capacity of all its ports, 2 x nodes x --node-bw), FATPIPE (the "
+                     "same allocations, much slower to simulate) or SHARED (one capacity, --switch-bw)")
+      ->check(CLI::IsMember({"NONBLOCKING", "FATPIPE", "SHARED"}))
+      ->capture_default_str();
+  command.add_option("--wan-bw", d.wan_bw, "The backbone between the clusters")->capture_default_str();
+  command.add_option("--wan-lat", d.wan_lat, "One-way latency of the backbone")->capture_default_str();
+  command.add_option("--wan-sharing", d.wan_sharing, "SPLITDUPLEX (each direction), SHARED or FATPIPE")
+      ->check(CLI::IsMember({"SPLITDUPLEX", "SHARED", "FATPIPE"}))
+      ->capture_default_str();
+}
+
+ClustersSpec make_spec(const DescriptionOptions& d) {
+  ClustersSpec spec;
+  if (!d.nodes.empty() && (d.n1 != 0 || d.n2 != 0)) {
+    throw CLI::ValidationError("--nodes", "give either --nodes or --n1 and --n2");
+  }
+  spec.nodes = d.nodes.empty() ? std::vector<int>{d.n1, d.n2} : d.nodes;
+  spec.wan = d.wan == "core" ? WanDesign::core : WanDesign::pairs;
+  spec.names = d.names;
+  if (spec.names.empty()) {
+    for (std::size_t c = 0; c < spec.nodes.size(); ++c) spec.names.push_back("c" + std::to_string(c + 1));
+  }
+  spec.host_speed = parse_or_throw(parse_speed, d.host_speed, "--host-speed");
+  spec.node_bandwidth = parse_or_throw(parse_bandwidth, d.node_bw, "--node-bw");
+  spec.node_latency = parse_or_throw(parse_latency, d.node_lat, "--node-lat");
+  spec.switch_bandwidth = parse_or_throw(parse_bandwidth, d.switch_bw, "--switch-bw");
+  spec.switch_latency = parse_or_throw(parse_latency, d.switch_lat, "--switch-lat");
+  spec.switch_sharing = *parse_sharing(d.switch_sharing);
+  spec.wan_bandwidth = parse_or_throw(parse_bandwidth, d.wan_bw, "--wan-bw");
+  spec.wan_latency = parse_or_throw(parse_latency, d.wan_lat, "--wan-lat");
+  spec.wan_sharing = *parse_sharing(d.wan_sharing);
+  if (const auto problem = check_spec(spec)) throw CLI::ValidationError("the description", *problem);
+  return spec;
+}
+
+
+ClustersSpec spec_of_platform(const std::string& platform_xml) {
+  std::ifstream in(platform_xml, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + platform_xml);
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::smatch match;
+  const std::string xml = text.str();
+  static const std::regex recorded("<prop id=\"generated-by\" value=\"topocoll-platform ((two-)?clusters) ([^\"]*)\"/>");
+  if (!std::regex_search(xml, match, recorded)) {
+    throw std::runtime_error(platform_xml + " records no topocoll-platform two-clusters or clusters command (only "
+                             "platforms made by topocoll-platform describe their network)");
+  }
+  std::vector<std::string> words;
+  std::istringstream command(match[3].str());
+  for (std::string word; command >> word;) words.push_back(word);
+  std::reverse(words.begin(), words.end());  // CLI11 parses a vector from its back
+  CLI::App app;
+  DescriptionOptions options;
+  std::string unused;
+  add_description_options(app, options, match[1] == "two-clusters" ? Counts::two : Counts::any);
+  app.add_option("--name", unused);
+  app.add_option("--topology-format", unused);
+  try {
+    app.parse(words);
+  } catch (const CLI::ParseError& error) {
+    throw std::runtime_error(platform_xml + ": its recorded command does not parse: " + error.what());
+  }
+  return make_spec(options);
+}
+
+}  // namespace topocoll::tools

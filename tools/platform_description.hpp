@@ -1,0 +1,45 @@
+// The description of a cluster platform as topocoll-platform's command line gives it: the
+// options of `two-clusters`, `clusters` and `bound`, their parsing into a network description
+// (src/network/clusters.hpp), and the same from the command a generated platform records (its
+// generated-by property), which topocoll-plan reads to know the network a platform describes.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "network/clusters.hpp"
+#include "network/units.hpp"
+
+namespace topocoll::tools {
+
+// The description as typed: quantities stay text until they are parsed with their units.
+struct DescriptionOptions {
+  int n1 = 0;
+  int n2 = 0;
+  std::vector<int> nodes;
+  std::vector<std::string> names;
+  std::string wan = "pairs";
+  std::string host_speed = network::format_speed(network::ClustersSpec{}.host_speed);
+  std::string node_bw = network::format_bandwidth(network::ClustersSpec{}.node_bandwidth);
+  std::string node_lat = network::format_latency(network::ClustersSpec{}.node_latency);
+  std::string switch_bw = network::format_bandwidth(network::ClustersSpec{}.switch_bandwidth);
+  std::string switch_lat = network::format_latency(network::ClustersSpec{}.switch_latency);
+  std::string switch_sharing{network::sharing_name(network::ClustersSpec{}.switch_sharing)};
+  std::string wan_bw = network::format_bandwidth(network::ClustersSpec{}.wan_bandwidth);
+  std::string wan_lat = network::format_latency(network::ClustersSpec{}.wan_latency);
+  std::string wan_sharing{network::sharing_name(network::ClustersSpec{}.wan_sharing)};
+};
+
+// Two clusters (--n1, --n2: two-clusters, and bound without --nodes) or any number (--nodes).
+enum class Counts { two, any, either };
+
+void add_description_options(CLI::App& command, DescriptionOptions& d, Counts counts);
+// The description, checked; throws CLI::ValidationError naming the option at fault.
+network::ClustersSpec make_spec(const DescriptionOptions& d);
+
+// The description recorded in a platform file written by topocoll-platform; throws
+// std::runtime_error saying why when the file cannot be read or records no such command.
+network::ClustersSpec spec_of_platform(const std::string& platform_xml);
+
+}  // namespace topocoll::tools
