@@ -3,7 +3,8 @@
 // the schedule verifier as well. --algorithm auto --calibration FILE picks the algorithm with
 // the lowest time predicted by the calibrated cost model, shows every prediction, then goes on
 // with the chosen algorithm. --op scatter|gather --root R shows a rooted operation's schedule
-// (blocks of --block-bytes each at the root, in rank order).
+// (blocks of --block-bytes each at the root, in rank order). --network PLATFORM.xml --links
+// counts the flows the schedule puts on every link of the platform's network, round by round.
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <iomanip>
@@ -12,6 +13,9 @@
 #include <optional>
 
 #include "algorithms/registry.hpp"
+#include "network/clusters.hpp"
+#include "plan_machine.hpp"
+#include "platform_description.hpp"
 #include "select/auto_select.hpp"
 #include "model/tam_wang.hpp"
 #include "schedule/printer.hpp"
@@ -70,13 +74,22 @@ int main(int argc, char** argv) {
   int group_width = AlgorithmKnobs{}.group_width;
   int stripes = 0, root = 0;
   bool verify_it = false, list = false;
-  std::string calibration_path;
+  std::string calibration_path, hostfile, network_path;
+  int np = 0;
+  bool links = false;
   app.add_option("--op", op, "collective operation: alltoall, scatter or gather")
       ->check(CLI::IsMember({"alltoall", "scatter", "gather"}))
       ->capture_default_str();
   app.add_option("--root,-r", root, "scatter, gather: the root rank")->check(CLI::NonNegativeNumber)->capture_default_str();
   app.add_option("--algorithm,-a", algorithm_name, "algorithm name (--list shows them), or auto");
-  app.add_option("--topology,-t", topology_spec, "clusters:N1,N2,... or flat:N");
+  app.add_option("--topology,-t", topology_spec,
+                 "clusters:N1,N2,..., flat:N, or a topology file (NAME.topology.json of topocoll-platform)");
+  app.add_option("--hostfile", hostfile, "a topology file's hostfile: rank r on line r mod lines (default: NAME.hosts)");
+  app.add_option("--np", np, "ranks, with a topology file (default: one per hostfile line)")->check(CLI::PositiveNumber);
+  app.add_option("--network", network_path,
+                 "the SimGrid platform the ranks run on (made by topocoll-platform; its recorded command gives the "
+                 "network)");
+  app.add_flag("--links", links, "with --network: the flows the schedule puts on every link, round by round");
   app.add_option("--block-bytes,-b", block_bytes, "bytes of each block i->j")->capture_default_str();
   app.add_option("--group-width,-w", group_width, "group-shuffle: partners per round")->capture_default_str();
   app.add_option("--stripes,-s", stripes,
@@ -125,12 +138,24 @@ int main(int argc, char** argv) {
     std::cerr << "topocoll-plan: '" << algorithm_name << "' is the MPI library's own algorithm; it has no schedule\n";
     return 2;
   }
-  std::string error;
-  const auto topology = Topology::parse(topology_spec, &error);
-  if (!topology) {
-    std::cerr << "topocoll-plan: " << error << '\n';
+  if (links && network_path.empty()) {
+    std::cerr << "topocoll-plan: --links needs --network PLATFORM.xml\n";
     return 2;
   }
+  tools::PlanMachine machine;
+  std::optional<network::Network> network;
+  std::vector<int> rank_hosts;
+  try {
+    machine = tools::load_plan_machine(topology_spec, hostfile, np);
+    if (!network_path.empty()) {
+      network = network::clusters_network(tools::spec_of_platform(network_path));
+      rank_hosts = tools::hosts_of_ranks(*network, machine);
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "topocoll-plan: " << e.what() << '\n';
+    return 2;
+  }
+  const Topology* topology = &machine.topology;
   if (is_rooted(operation) && root >= topology->size()) {
     std::cerr << "topocoll-plan: --root " << root << " is not a rank of " << topology_spec << " ("
               << topology->size() << " ranks)\n";
@@ -140,9 +165,9 @@ int main(int argc, char** argv) {
   const RootedBlocks rooted_layout = RootedBlocks::uniform(flow, root, topology->size(), block_bytes);
   const UniformBlocks uniform_layout(block_bytes);
   const BlockMap& layout = is_rooted(operation) ? static_cast<const BlockMap&>(rooted_layout) : uniform_layout;
-  Problem problem{topology->size(), block_bytes, &*topology, AlgorithmKnobs{group_width}};
+  Problem problem{topology->size(), block_bytes, topology, AlgorithmKnobs{group_width}};
   if (is_rooted(operation)) {
-    problem = Problem::rooted(operation, rooted_layout, &*topology);
+    problem = Problem::rooted(operation, rooted_layout, topology);
     problem.block_bytes = block_bytes;
     problem.knobs.group_width = group_width;
   }
@@ -177,10 +202,12 @@ int main(int argc, char** argv) {
   }
 
   const Schedule schedule = build_full_schedule(*algorithm, problem);
-  const ScheduleStats stats = compute_stats(schedule, &*topology);
+  const ScheduleStats stats = compute_stats(schedule, topology);
   const TamWangParams model = TamWangParams::table1(problem.size);
   Verdict verdict;
   if (verify_it) verdict = verify(schedule, layout);
+  std::optional<LinkLoads> loads;
+  if (links) loads = link_loads(schedule, *network, rank_hosts);
 
   if (format == "json") {
     nlohmann::json out = stats_to_json(stats);
@@ -192,6 +219,7 @@ int main(int argc, char** argv) {
     if (is_rooted(operation)) out["root"] = root;
     out["predicted_us_tam_wang_table1"] = predict_tam_wang_us(*algorithm, problem, model);
     if (choice) out["auto"] = auto_choice_json(*choice, calibration_path, all_us, choose_us);
+    if (loads) tools::add_link_loads(out, *loads);
     if (verify_it) {
       out["verified"] = verdict.ok;
       out["verifier_errors"] = verdict.errors;
@@ -204,6 +232,7 @@ int main(int argc, char** argv) {
               << stats.cross.messages << " across " << topology->levels().front() << "s), " << stats.total.bytes
               << " bytes\n";
     print_schedule_text(std::cout, schedule);
+    if (loads) tools::print_link_loads(std::cout, *loads);
     if (verify_it) std::cout << verdict.summary() << '\n';
   }
   return verify_it && !verdict.ok ? 1 : 0;

@@ -1,0 +1,121 @@
+// topocoll-plan's topology, network and link loads (see plan_machine.hpp).
+#include "plan_machine.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <stdexcept>
+
+#include "topology/topology_file.hpp"
+
+namespace topocoll::tools {
+
+namespace {
+
+std::vector<std::string> read_hostfile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read the hostfile " + path);
+  std::vector<std::string> hosts;
+  for (std::string line; std::getline(in, line);) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    hosts.push_back(line.substr(first, line.find_first_of(" \t\r:", first) - first));
+  }
+  if (hosts.empty()) throw std::runtime_error("the hostfile " + path + " names no host");
+  return hosts;
+}
+
+// NAME.hosts beside NAME.topology.json.
+std::string hostfile_beside(const std::string& topology_file) {
+  const std::string suffix = ".topology.json";
+  if (topology_file.size() <= suffix.size() ||
+      topology_file.compare(topology_file.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return "";
+  }
+  return topology_file.substr(0, topology_file.size() - suffix.size()) + ".hosts";
+}
+
+std::string describe(const LinkLoad& load) {
+  return load.link + (load.direction.empty() ? "" : " " + load.direction) + " " + std::to_string(load.flows);
+}
+
+}  // namespace
+
+PlanMachine load_plan_machine(const std::string& spec, const std::string& hostfile, int np) {
+  std::string error;
+  if (!std::filesystem::is_regular_file(spec)) {
+    if (!hostfile.empty()) throw std::runtime_error("--hostfile goes with a topology file, not a shorthand");
+    auto topology = Topology::parse(spec, &error);
+    if (!topology) throw std::runtime_error(error);
+    if (np != 0 && np != topology->size()) {
+      throw std::runtime_error("--np " + std::to_string(np) + " but " + spec + " describes " +
+                               std::to_string(topology->size()) + " ranks");
+    }
+    return {std::move(*topology), {}};
+  }
+  const std::string hosts_path = hostfile.empty() ? hostfile_beside(spec) : hostfile;
+  if (hosts_path.empty() || !std::filesystem::exists(hosts_path)) {
+    throw std::runtime_error("the topology file " + spec + " needs the hostfile that places the ranks (--hostfile)");
+  }
+  const std::vector<std::string> lines = read_hostfile(hosts_path);
+  const int ranks = np != 0 ? np : static_cast<int>(lines.size());
+  if (ranks < 1) throw std::runtime_error("--np must be at least 1");
+  PlanMachine machine;
+  for (int r = 0; r < ranks; ++r) machine.rank_hosts.push_back(lines[static_cast<std::size_t>(r) % lines.size()]);
+  auto topology = load_topology_for(spec, RankPlacement::whole_world(machine.rank_hosts), &error);
+  if (!topology) throw std::runtime_error(error);
+  machine.topology = std::move(*topology);
+  return machine;
+}
+
+std::vector<int> hosts_of_ranks(const network::Network& network, const PlanMachine& machine) {
+  const int ranks = machine.topology.size();
+  std::vector<int> hosts(static_cast<std::size_t>(ranks));
+  if (machine.rank_hosts.empty()) {
+    for (int r = 0; r < ranks; ++r) hosts[r] = r % network.host_count();
+    return hosts;
+  }
+  std::map<std::string, int> index;
+  const std::vector<std::string> names = network.hosts();
+  for (std::size_t h = 0; h < names.size(); ++h) index[names[h]] = static_cast<int>(h);
+  for (int r = 0; r < ranks; ++r) {
+    const auto it = index.find(machine.rank_hosts[r]);
+    if (it == index.end()) {
+      throw std::runtime_error("rank " + std::to_string(r) + " runs on " + machine.rank_hosts[r] +
+                               ", which the network does not have");
+    }
+    hosts[r] = it->second;
+  }
+  return hosts;
+}
+
+void add_link_loads(nlohmann::json& out, const LinkLoads& loads) {
+  out["max_flows_per_link"] = loads.max_flows_per_link;
+  out["rounds_with_shared_links"] = loads.rounds_with_shared_links;
+  if (loads.max_flows_per_link > 0) {
+    out["worst_link"] = {{"link", loads.worst.link},
+                         {"direction", loads.worst.direction},
+                         {"flows", loads.worst.flows},
+                         {"round", loads.worst_round}};
+  }
+  nlohmann::json rounds = nlohmann::json::array();
+  for (const RoundLinkLoads& round : loads.rounds) rounds.push_back(round.max_flows);
+  out["max_flows_per_round"] = rounds;
+}
+
+void print_link_loads(std::ostream& out, const LinkLoads& loads) {
+  out << "link loads: at most " << loads.max_flows_per_link << " flows on a link";
+  if (loads.max_flows_per_link > 0) out << " (" << describe(loads.worst) << ", round " << loads.worst_round << ")";
+  out << "; " << loads.rounds_with_shared_links << " of " << loads.rounds.size()
+      << " rounds put two flows or more on a link\n";
+  for (std::size_t t = 0; t < loads.rounds.size(); ++t) {
+    out << "  round " << t << ": ";
+    if (loads.rounds[t].busiest.empty()) out << "no link";
+    for (std::size_t i = 0; i < loads.rounds[t].busiest.size(); ++i) {
+      out << (i ? ", " : "") << describe(loads.rounds[t].busiest[i]);
+    }
+    out << '\n';
+  }
+}
+
+}  // namespace topocoll::tools
