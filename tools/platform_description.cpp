@@ -91,34 +91,75 @@ ClustersSpec make_spec(const DescriptionOptions& d) {
 }
 
 
-ClustersSpec spec_of_platform(const std::string& platform_xml) {
+void add_switch_tree_options(CLI::App& command, SwitchTreeOptions& o) {
+  command.add_option("--leaves", o.leaves, "Leaf switches")->required();
+  command.add_option("--hosts-per-leaf", o.hosts_per_leaf, "Hosts (one rank each) under each leaf")->required();
+  command.add_option("--spines", o.spines, "Spine switches")->capture_default_str();
+  command.add_option("--uplinks", o.uplinks, "Links from each leaf up (uplink U to spine U mod spines)")
+      ->capture_default_str();
+  command.add_option("--prefix", o.prefix, "Leaf i is PREFIXi, its hosts PREFIXi-0, PREFIXi-1, ...")
+      ->capture_default_str();
+  command.add_option("--host-speed", o.host_speed, "Host speed (charged local copies only)")->capture_default_str();
+  command.add_option("--node-bw", o.node_bw, "Each host's link to its leaf (full duplex)")->capture_default_str();
+  command.add_option("--node-lat", o.node_lat, "Latency of each host's link")->capture_default_str();
+  command.add_option("--switch-lat", o.switch_lat, "Latency through a leaf switch (non-blocking)")
+      ->capture_default_str();
+  command.add_option("--uplink-bw", o.uplink_bw, "Each uplink (full duplex)")->capture_default_str();
+  command.add_option("--uplink-lat", o.uplink_lat, "Latency of each uplink")->capture_default_str();
+}
+
+SwitchTreeSpec make_switch_tree_spec(const SwitchTreeOptions& o) {
+  SwitchTreeSpec spec;
+  spec.leaves = o.leaves;
+  spec.hosts_per_leaf = o.hosts_per_leaf;
+  spec.spines = o.spines;
+  spec.uplinks = o.uplinks;
+  spec.prefix = o.prefix;
+  spec.host_speed = parse_or_throw(parse_speed, o.host_speed, "--host-speed");
+  spec.node_bandwidth = parse_or_throw(parse_bandwidth, o.node_bw, "--node-bw");
+  spec.node_latency = parse_or_throw(parse_latency, o.node_lat, "--node-lat");
+  spec.switch_latency = parse_or_throw(parse_latency, o.switch_lat, "--switch-lat");
+  spec.uplink_bandwidth = parse_or_throw(parse_bandwidth, o.uplink_bw, "--uplink-bw");
+  spec.uplink_latency = parse_or_throw(parse_latency, o.uplink_lat, "--uplink-lat");
+  if (const auto problem = check_spec(spec)) throw CLI::ValidationError("the description", *problem);
+  return spec;
+}
+
+Network network_of_platform(const std::string& platform_xml) {
   std::ifstream in(platform_xml, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + platform_xml);
   std::ostringstream text;
   text << in.rdbuf();
   std::smatch match;
   const std::string xml = text.str();
-  static const std::regex recorded("<prop id=\"generated-by\" value=\"topocoll-platform ((two-)?clusters) ([^\"]*)\"/>");
+  static const std::regex recorded(
+      "<prop id=\"generated-by\" value=\"topocoll-platform (two-clusters|clusters|switch-tree) ([^\"]*)\"/>");
   if (!std::regex_search(xml, match, recorded)) {
-    throw std::runtime_error(platform_xml + " records no topocoll-platform two-clusters or clusters command (only "
-                             "platforms made by topocoll-platform describe their network)");
+    throw std::runtime_error(platform_xml + " records no topocoll-platform two-clusters, clusters or switch-tree "
+                             "command (only platforms made by topocoll-platform describe their network)");
   }
   std::vector<std::string> words;
-  std::istringstream command(match[3].str());
+  std::istringstream command(match[2].str());
   for (std::string word; command >> word;) words.push_back(word);
   std::reverse(words.begin(), words.end());  // CLI11 parses a vector from its back
   CLI::App app;
-  DescriptionOptions options;
+  DescriptionOptions clusters;
+  SwitchTreeOptions tree;
   std::string unused;
-  add_description_options(app, options, match[1] == "two-clusters" ? Counts::two : Counts::any);
+  const bool is_tree = match[1] == "switch-tree";
+  if (is_tree) {
+    add_switch_tree_options(app, tree);
+  } else {
+    add_description_options(app, clusters, match[1] == "two-clusters" ? Counts::two : Counts::any);
+  }
   app.add_option("--name", unused);
   app.add_option("--topology-format", unused);
   try {
     app.parse(words);
-  } catch (const CLI::ParseError& error) {
+    return is_tree ? switch_tree_network(make_switch_tree_spec(tree)) : clusters_network(make_spec(clusters));
+  } catch (const CLI::Error& error) {
     throw std::runtime_error(platform_xml + ": its recorded command does not parse: " + error.what());
   }
-  return make_spec(options);
 }
 
 }  // namespace topocoll::tools

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "network/clusters.hpp"
+#include "network/switch_tree.hpp"
 #include "network/units.hpp"
 
 namespace topocoll::tools {
@@ -38,8 +39,27 @@ void add_description_options(CLI::App& command, DescriptionOptions& d, Counts co
 // The description, checked; throws CLI::ValidationError naming the option at fault.
 network::ClustersSpec make_spec(const DescriptionOptions& d);
 
-// The description recorded in a platform file written by topocoll-platform; throws
-// std::runtime_error saying why when the file cannot be read or records no such command.
-network::ClustersSpec spec_of_platform(const std::string& platform_xml);
+// A switch tree as typed.
+struct SwitchTreeOptions {
+  int leaves = 0;
+  int hosts_per_leaf = 0;
+  int spines = network::SwitchTreeSpec{}.spines;
+  int uplinks = network::SwitchTreeSpec{}.uplinks;
+  std::string prefix = network::SwitchTreeSpec{}.prefix;
+  std::string host_speed = network::format_speed(network::SwitchTreeSpec{}.host_speed);
+  std::string node_bw = network::format_bandwidth(network::SwitchTreeSpec{}.node_bandwidth);
+  std::string node_lat = network::format_latency(network::SwitchTreeSpec{}.node_latency);
+  std::string switch_lat = network::format_latency(network::SwitchTreeSpec{}.switch_latency);
+  std::string uplink_bw = network::format_bandwidth(network::SwitchTreeSpec{}.uplink_bandwidth);
+  std::string uplink_lat = network::format_latency(network::SwitchTreeSpec{}.uplink_latency);
+};
+
+void add_switch_tree_options(CLI::App& command, SwitchTreeOptions& o);
+network::SwitchTreeSpec make_switch_tree_spec(const SwitchTreeOptions& o);
+
+// The network a platform file written by topocoll-platform describes, from the command it
+// records; throws std::runtime_error saying why when the file cannot be read or records no
+// such command.
+network::Network network_of_platform(const std::string& platform_xml);
 
 }  // namespace topocoll::tools

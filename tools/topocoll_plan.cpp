@@ -13,7 +13,6 @@
 #include <optional>
 
 #include "algorithms/registry.hpp"
-#include "network/clusters.hpp"
 #include "plan_machine.hpp"
 #include "platform_description.hpp"
 #include "select/auto_select.hpp"
@@ -148,7 +147,7 @@ int main(int argc, char** argv) {
   try {
     machine = tools::load_plan_machine(topology_spec, hostfile, np);
     if (!network_path.empty()) {
-      network = network::clusters_network(tools::spec_of_platform(network_path));
+      network = tools::network_of_platform(network_path);
       rank_hosts = tools::hosts_of_ranks(*network, machine);
     }
   } catch (const std::exception& e) {

@@ -1,8 +1,9 @@
 // topocoll-platform: generates a simulated machine and the library's view of it from one
 // description (src/network). `two-clusters` writes NAME.xml (SimGrid platform), NAME.hosts
 // (hostfile) and NAME.topology.json (topology file) for two clusters joined by a backbone,
-// `clusters --nodes N1,N2,...` the same for any number of clusters; `bound` prints the lower
-// bound of a total exchange on either description. `topocoll-platform --help`.
+// `clusters --nodes N1,N2,...` the same for any number of clusters, `switch-tree` for leaf
+// switches under spines; `bound` prints the lower bound of a total exchange on a cluster
+// description. `topocoll-platform --help`.
 #include <CLI/CLI.hpp>
 
 #include <charconv>
@@ -16,6 +17,7 @@
 
 #include "network/bound.hpp"
 #include "network/clusters.hpp"
+#include "network/switch_tree.hpp"
 #include "network/units.hpp"
 #include "platform_description.hpp"
 
@@ -31,14 +33,19 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
   if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
-// "two-clusters-20-40", "clusters-12-20-28"
+// "two-clusters-20-40", "clusters-12-20-28", "switch-tree-4x8"
 std::string default_name(const ClustersSpec& spec) {
   std::string name = spec.two_clusters() ? "two-clusters" : "clusters";
   for (int n : spec.nodes) name += "-" + std::to_string(n);
   return name;
 }
+std::string default_name(const SwitchTreeSpec& spec) {
+  return "switch-tree-" + std::to_string(spec.leaves) + "x" + std::to_string(spec.hosts_per_leaf);
+}
 
-int write_platform(const ClustersSpec& spec, std::string name, const std::string& output_dir) {
+// The three files of a description (ClustersSpec or SwitchTreeSpec) and its network.
+template <typename Spec>
+int write_platform(const Spec& spec, const Network& network, std::string name, const std::string& output_dir) {
   if (name.empty()) name = default_name(spec);
   if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != std::string::npos) {
     throw CLI::ValidationError("--name", "'" + name + "' must use only letters, digits, '_', '.' and '-'");
@@ -47,12 +54,11 @@ int write_platform(const ClustersSpec& spec, std::string name, const std::string
   std::filesystem::create_directories(output_dir, error);
   if (error) throw std::runtime_error("cannot create the directory " + output_dir + ": " + error.message());
   const std::filesystem::path base = std::filesystem::path(output_dir) / name;
-  const Network network = clusters_network(spec);
   write_file(base.string() + ".xml", platform_xml(spec, name));
   write_file(base.string() + ".hosts", hostfile_text(network));
   write_file(base.string() + ".topology.json", topology_json(network, spec.topology_format));
   std::string counts;
-  for (int n : spec.nodes) counts += (counts.empty() ? "" : " + ") + std::to_string(n);
+  for (const Cluster& c : network.clusters) counts += (counts.empty() ? "" : " + ") + std::to_string(c.hosts);
   std::cout << "wrote " << base.string() << ".xml, .hosts and .topology.json (" << counts
             << " hosts)\nregenerate with: " << canonical_command(spec, name) << '\n';
   return 0;
@@ -98,13 +104,12 @@ int print_bounds(const ClustersSpec& spec, const std::vector<std::size_t>& sizes
 struct Generator {
   CLI::App* command = nullptr;
   DescriptionOptions description;
+  SwitchTreeOptions tree;
   std::string name, output_dir = ".", topology_format = "hosts";
+  TopologyFormat format() const { return topology_format == "ranks" ? TopologyFormat::ranks : TopologyFormat::hosts; }
 };
 
-void add_generator(CLI::App& app, Generator& g, const char* subcommand, const std::string& what, Counts counts,
-                   const std::string& default_name) {
-  g.command = app.add_subcommand(subcommand, "Write NAME.xml, NAME.hosts and NAME.topology.json for " + what);
-  add_description_options(*g.command, g.description, counts);
+void add_file_options(Generator& g, const std::string& default_name) {
   g.command->add_option("--name", g.name, "Base name of the files (default: " + default_name + ")");
   g.command->add_option("-o,--output-dir", g.output_dir, "Directory for the files (created if missing)")
       ->capture_default_str();
@@ -116,12 +121,20 @@ void add_generator(CLI::App& app, Generator& g, const char* subcommand, const st
       ->capture_default_str();
 }
 
+void add_generator(CLI::App& app, Generator& g, const char* subcommand, const std::string& what, Counts counts,
+                   const std::string& default_name) {
+  g.command = app.add_subcommand(subcommand, "Write NAME.xml, NAME.hosts and NAME.topology.json for " + what);
+  add_description_options(*g.command, g.description, counts);
+  add_file_options(g, default_name);
+}
+
 constexpr const char* kFooter = R"(Quantities take SimGrid's units: bandwidths bps, kbps, Mbps, Gbps (bits) or Bps, kBps, MBps,
 GBps, KiBps, MiBps, GiBps (bytes); latencies s, ms, us, ns; speeds f, kf, Mf, Gf.
 The defaults model the LG paper's testbed (Grid'5000 Nancy and Rennes): docs/platforms.md.
 Examples:
   topocoll-platform two-clusters --n1 20 --n2 40 --output-dir platforms
   topocoll-platform clusters --nodes 12,20,28 --wan core
+  topocoll-platform switch-tree --leaves 4 --hosts-per-leaf 8 --spines 2 --uplinks 4
   topocoll-platform bound --n1 20 --n2 40 -m 1:16777216
   topocoll-platform bound --nodes 12,20,28 -m 65536)";
 
@@ -140,6 +153,11 @@ int main(int argc, char** argv) {
                 "two-clusters-N1-N2");
   add_generator(app, clusters, "clusters", "any number of clusters joined by a backbone", Counts::any,
                 "clusters-N1-N2-...");
+  Generator tree;
+  tree.command = app.add_subcommand(
+      "switch-tree", "Write NAME.xml, NAME.hosts and NAME.topology.json for leaf switches under spine switches");
+  add_switch_tree_options(*tree.command, tree.tree);
+  add_file_options(tree, "switch-tree-LxH");
 
   DescriptionOptions bound_options;
   std::string size_range = "1:16777216";
@@ -158,8 +176,13 @@ int main(int argc, char** argv) {
     for (const Generator* g : {&two_clusters, &clusters}) {
       if (!g->command->parsed()) continue;
       ClustersSpec spec = make_spec(g->description);
-      spec.topology_format = g->topology_format == "ranks" ? TopologyFormat::ranks : TopologyFormat::hosts;
-      return write_platform(spec, g->name, g->output_dir);
+      spec.topology_format = g->format();
+      return write_platform(spec, clusters_network(spec), g->name, g->output_dir);
+    }
+    if (tree.command->parsed()) {
+      SwitchTreeSpec spec = make_switch_tree_spec(tree.tree);
+      spec.topology_format = tree.format();
+      return write_platform(spec, switch_tree_network(spec), tree.name, tree.output_dir);
     }
     return print_bounds(make_spec(bound_options), parse_sizes(size_range));
   } catch (const CLI::ParseError& error) {

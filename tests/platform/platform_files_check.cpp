@@ -5,7 +5,8 @@
 // each cluster's ranks (consecutive, in cluster order) in a group of their own; a switch
 // generated as NONBLOCKING is a SHARED link that all of its nodes' links at full rate cannot
 // fill. A structural check (no SimGrid in the mpi flavour).
-// Usage: platform_files_check PREFIX NAME1=N1 NAME2=N2 ...   (PREFIX.xml, .hosts, .topology.json)
+// Usage: platform_files_check PREFIX [level=NAME] NAME1=N1 NAME2=N2 ...
+//   (PREFIX.xml, .hosts, .topology.json; the topology's one level is "cluster" unless given)
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -151,7 +152,7 @@ void check_platform(const topocoll::test::XmlElement& root, const std::vector<st
 }
 
 void check_topology(const std::string& json_text, const std::vector<std::string>& hostfile,
-                    const std::vector<ClusterCount>& expected) {
+                    const std::vector<ClusterCount>& expected, const std::string& level) {
   std::string error;
   const auto topology =
       topocoll::parse_topology_json(json_text, topocoll::RankPlacement::whole_world(hostfile), &error);
@@ -159,7 +160,7 @@ void check_topology(const std::string& json_text, const std::vector<std::string>
   if (!topology) return;
   expect(topology->size() == total(expected), "the topology describes every rank");
   if (topology->size() != total(expected)) return;
-  expect(topology->level_count() == 1 && topology->levels().front() == "cluster", "one level, 'cluster'");
+  expect(topology->level_count() == 1 && topology->levels().front() == level, "one level, '" + level + "'");
   expect(topology->group_count(0) == static_cast<int>(expected.size()), "one group per cluster");
   std::map<std::string, std::string> cluster_of_host;
   std::set<int> groups;
@@ -196,8 +197,13 @@ int main(int argc, char** argv) {
   }
   const std::string prefix = argv[1];
   std::vector<ClusterCount> expected;
+  std::string level = "cluster";
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg.rfind("level=", 0) == 0) {
+      level = arg.substr(6);
+      continue;
+    }
     const auto equals = arg.find('=');
     if (equals == std::string::npos) {
       std::cerr << "platform_files_check: '" << arg << "' is not NAME=COUNT\n";
@@ -213,7 +219,7 @@ int main(int argc, char** argv) {
   expect(static_cast<int>(hostfile.size()) == total(expected), "the hostfile has a line per node");
   if (static_cast<int>(hostfile.size()) != total(expected)) return 1;
   if (root) check_platform(*root, hostfile, expected);
-  check_topology(read_text(prefix + ".topology.json"), hostfile, expected);
+  check_topology(read_text(prefix + ".topology.json"), hostfile, expected, level);
 
   if (failures == 0) std::cout << prefix << ": the platform, hostfile and topology file agree\n";
   return failures == 0 ? 0 : 1;

@@ -49,3 +49,8 @@ execute_process(COMMAND ${TOOL} bound --nodes 10,10,10 --wan core --wan-bw 1Gbps
 if(NOT rc EQUAL 0 OR NOT out MATCHES "10\\+10\\+10,30,16777216,26853605\\.600,wan,10060\\.000,")
   message(FATAL_ERROR "unexpected core bound (${rc}): ${out}")
 endif()
+
+# Switch trees: errors.
+expect_failure("uplink to every spine" switch-tree --leaves 4 --hosts-per-leaf 2 --spines 3 --uplinks 2)
+expect_failure("at least two leaves" switch-tree --leaves 1 --hosts-per-leaf 2)
+expect_failure("--hosts-per-leaf is required" switch-tree --leaves 4)

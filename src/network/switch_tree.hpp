@@ -1,0 +1,41 @@
+// A two-level switch tree (leaf switches under spine switches, as in an InfiniBand or Ethernet
+// fat tree) as a Network, and its three files. Every host has its own link to its leaf switch;
+// every leaf has `uplinks` links up, uplink u going to spine u mod spines. A route between two
+// leaves goes up one uplink and down the other leaf's uplink of the same index (so through one
+// spine): the index is (a + b) mod uplinks for leaves a and b, static routing that spreads the
+// pairs of leaves over the uplinks as a subnet manager's would. Leaves are the clusters of the
+// network (network.hpp): the topology has one level, "leaf", one group per leaf switch.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "network/clusters.hpp"
+#include "network/network.hpp"
+
+namespace topocoll::network {
+
+struct SwitchTreeSpec {
+  int leaves = 0;           // leaf switches
+  int hosts_per_leaf = 0;   // hosts (one rank each) under each leaf
+  int spines = 1;           // spine switches
+  int uplinks = 1;          // links from each leaf up (uplink u to spine u mod spines)
+  std::string prefix = "leaf";  // leaf i is PREFIXi; its hosts PREFIXi-0, PREFIXi-1, ...
+  double host_speed = 4e9;                 // flop/s
+  double node_bandwidth = 100e9 / 8;       // bytes/s, each host's link to its leaf, full duplex
+  double node_latency = 1e-6;              // seconds
+  double switch_latency = 100e-9;          // seconds, through a leaf switch (non-blocking)
+  double uplink_bandwidth = 100e9 / 8;     // bytes/s, each uplink, full duplex
+  double uplink_latency = 1e-6;            // seconds, each uplink
+  TopologyFormat topology_format = TopologyFormat::hosts;
+
+  int size() const { return leaves * hosts_per_leaf; }
+};
+
+std::optional<std::string> check_spec(const SwitchTreeSpec& spec);
+Network switch_tree_network(const SwitchTreeSpec& spec);
+std::string canonical_command(const SwitchTreeSpec& spec, std::string_view name);
+std::string platform_xml(const SwitchTreeSpec& spec, std::string_view name);
+
+}  // namespace topocoll::network

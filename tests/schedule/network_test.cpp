@@ -1,0 +1,68 @@
+// The network layer: routes of a switch tree (up one uplink, down the other leaf's uplink of the
+// same index, (a + b) mod uplinks), and the alltoall bound from its cuts.
+#include <gtest/gtest.h>
+
+#include "network/bound.hpp"
+#include "network/switch_tree.hpp"
+
+namespace topocoll::network {
+namespace {
+
+SwitchTreeSpec tree(int leaves, int hosts, int spines, int uplinks) {
+  SwitchTreeSpec spec;
+  spec.leaves = leaves;
+  spec.hosts_per_leaf = hosts;
+  spec.spines = spines;
+  spec.uplinks = uplinks;
+  return spec;
+}
+
+std::vector<std::string> route_ids(const Network& network, int a, int b) {
+  std::vector<Hop> hops;
+  network.route(a, b, hops);
+  std::vector<std::string> ids;
+  for (const Hop& h : hops) ids.push_back(network.links[static_cast<std::size_t>(h.link)].id + (h.down ? " down" : ""));
+  return ids;
+}
+
+TEST(SwitchTree, RoutesThroughOneUplinkOfEachLeaf) {
+  const Network network = switch_tree_network(tree(3, 2, 2, 2));
+  EXPECT_EQ(network.host_count(), 6);
+  EXPECT_EQ(network.host_name(3), "leaf1-1");
+  // Inside a leaf: host link, switch, host link.
+  EXPECT_EQ(route_ids(network, 0, 1), (std::vector<std::string>{"leaf0-0", "leaf0-switch", "leaf0-1 down"}));
+  // Hosts 1 (leaf 0) and 2 (leaf 1): uplink (0 + 1) mod 2 = 1 of each.
+  EXPECT_EQ(route_ids(network, 1, 2), (std::vector<std::string>{"leaf0-1", "leaf0-switch", "leaf0-up-1",
+                                                                "leaf1-up-1 down", "leaf1-switch", "leaf1-0 down"}));
+  EXPECT_EQ(route_ids(network, 0, 4)[2], "leaf0-up-0");  // leaves 0 and 2: (0 + 2) mod 2 = 0
+}
+
+TEST(SwitchTree, BoundFromTheUplinkCut) {
+  // Two leaves of two hosts, one uplink each at 1 GB/s, hosts at 10 GB/s: each uplink carries
+  // the 2 x 2 blocks from its leaf to the other one way.
+  SwitchTreeSpec spec = tree(2, 2, 1, 1);
+  spec.uplink_bandwidth = 1e9;
+  spec.node_bandwidth = 10e9;
+  const Network network = switch_tree_network(spec);
+  const AlltoallBound bound = alltoall_lower_bound(network, 1000000);
+  const double route = 1e-6 + 100e-9 + 1e-6 + 1e-6 + 100e-9 + 1e-6;
+  EXPECT_NEAR(bound.latency, route, 1e-15);
+  EXPECT_EQ(bound.limited_by, "uplink");
+  EXPECT_NEAR(bound.seconds, route + 4 * 1e6 / 1e9, 1e-12);
+  // A host's link carries 3 blocks each way, the one inside its leaf from the shorter route on.
+  const double inside = 1e-6 + 100e-9 + 1e-6;
+  EXPECT_NEAR(bound.role("node-link"), inside + 3 * 1e6 / 10e9, 1e-12);
+  EXPECT_EQ(bound.worst_link, "leaf0-up-0");
+}
+
+TEST(SwitchTree, Checks) {
+  EXPECT_FALSE(check_spec(tree(3, 2, 2, 2)).has_value());
+  EXPECT_NE(check_spec(tree(1, 2, 1, 1)).value_or("").find("two leaves"), std::string::npos);
+  EXPECT_NE(check_spec(tree(2, 2, 3, 2)).value_or("").find("uplink to every spine"), std::string::npos);
+  SwitchTreeSpec bad = tree(2, 2, 1, 1);
+  bad.prefix = "a-b";
+  EXPECT_TRUE(check_spec(bad).has_value());
+}
+
+}  // namespace
+}  // namespace topocoll::network
