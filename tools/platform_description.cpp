@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -130,27 +129,32 @@ Network network_of_platform(const std::string& platform_xml) {
   if (!in) throw std::runtime_error("cannot read " + platform_xml);
   std::ostringstream text;
   text << in.rdbuf();
-  std::smatch match;
   const std::string xml = text.str();
-  static const std::regex recorded(
-      "<prop id=\"generated-by\" value=\"topocoll-platform (two-clusters|clusters|switch-tree) ([^\"]*)\"/>");
-  if (!std::regex_search(xml, match, recorded)) {
+  // The recorded command: <prop id="generated-by" value="topocoll-platform SUBCOMMAND ARGS..."/>
+  const std::string head = "<prop id=\"generated-by\" value=\"topocoll-platform ";
+  const auto at = xml.find(head);
+  const auto end = at == std::string::npos ? at : xml.find('"', at + head.size());
+  std::istringstream command(at == std::string::npos || end == std::string::npos
+                                 ? std::string()
+                                 : xml.substr(at + head.size(), end - at - head.size()));
+  std::string subcommand;
+  command >> subcommand;
+  if (subcommand != "two-clusters" && subcommand != "clusters" && subcommand != "switch-tree") {
     throw std::runtime_error(platform_xml + " records no topocoll-platform two-clusters, clusters or switch-tree "
                              "command (only platforms made by topocoll-platform describe their network)");
   }
   std::vector<std::string> words;
-  std::istringstream command(match[2].str());
   for (std::string word; command >> word;) words.push_back(word);
   std::reverse(words.begin(), words.end());  // CLI11 parses a vector from its back
   CLI::App app;
   DescriptionOptions clusters;
   SwitchTreeOptions tree;
   std::string unused;
-  const bool is_tree = match[1] == "switch-tree";
+  const bool is_tree = subcommand == "switch-tree";
   if (is_tree) {
     add_switch_tree_options(app, tree);
   } else {
-    add_description_options(app, clusters, match[1] == "two-clusters" ? Counts::two : Counts::any);
+    add_description_options(app, clusters, subcommand == "two-clusters" ? Counts::two : Counts::any);
   }
   app.add_option("--name", unused);
   app.add_option("--topology-format", unused);
