@@ -16,8 +16,10 @@ struct AlltoallOptions {
   std::string algorithm = "pairwise";
   // group-shuffle: partners per round (the paper's w).
   int group_width = 4;
-  // Bound on point-to-point requests in flight per rank (0: no bound). The `direct`
-  // algorithm posts a whole round at once; this caps it, like UCC's num_posts.
+  // Bound on point-to-point requests in flight per rank (0: no bound; the floor is 2). The
+  // `direct` algorithm posts a whole round at once, and `overlap` keeps its messages across
+  // groups in flight over several rounds; this caps every one of them, like UCC's num_posts
+  // (overlap's messages across then complete in the round that posts them).
   int max_requests = 0;
   // Simulation only (SMPI build): simulated bandwidth of local copies and packing, in bytes
   // per second, charged as simulated computation on the calling rank's host. 0 selects the

@@ -24,6 +24,14 @@ int edge_colour_partner(int colour, int rank, int p) {
   return v;
 }
 
+int edge_colour_of(int a, int b, int p) {
+  const int chi = p % 2 == 1 ? p : p - 1;
+  // Ranks below chi meet in colour a + b (mod chi); the extra rank meets v in colour 2v.
+  if (a == chi) return (2 * b) % chi;
+  if (b == chi) return (2 * a) % chi;
+  return (a + b) % chi;
+}
+
 int pairwise_partner(int round, int rank, int p) {
   if (is_power_of_two(p)) return rank ^ (round + 1);
   return edge_colour_partner(round, rank, p);

@@ -8,6 +8,8 @@ namespace topocoll {
 // rank idles. Returns the partner of `rank` in `colour`, or -1 when it idles.
 int edge_colour_partner(int colour, int rank, int p);
 int edge_colour_count(int p);
+// The colour in which ranks a and b (a != b, both below p) meet: the inverse of the above.
+int edge_colour_of(int a, int b, int p);
 
 // The pairwise partner of `rank` in round `round` (0-based): XOR pairing (partner
 // rank ^ (round+1)) when p is a power of two, otherwise the edge colouring above.

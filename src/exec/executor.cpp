@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "algorithms/edge_colouring.hpp"
 #include "exec/byte_datatype.hpp"
 #include "exec/copy_cost.hpp"
 #include "exec/mpi_handles.hpp"
@@ -74,12 +75,18 @@ MaybeFailure to_point_to_point(const TransferDescription& transfer, PointToPoint
   return std::nullopt;
 }
 
-// Schedule order for posting: receives then sends when unbounded; otherwise receive i then
-// send i, so that in a bounded window every rank's first exchanges can meet.
-std::vector<std::pair<const TransferDescription*, PointToPoint::Direction>> posting_order(
-    const PlannedRound& round, bool bounded) {
+using Posting = std::pair<const TransferDescription*, PointToPoint::Direction>;
+
+// Schedule order for posting: receives then sends when unbounded. In a bounded window, the
+// round's messages go peer by peer, peers in the order of the colour in which this rank meets
+// them in a 1-factorisation of all pairs (edge_colouring.hpp), and with each peer receive i
+// then send i: every rank orders its pairs by one global order, so the first pair not yet
+// done has both of its sides posted at the front of their windows (of 2 or more) and
+// completes; no bounded round can deadlock, whatever its peers. The order of the messages
+// between two ranks, which MPI matching follows, is the schedule's.
+std::vector<Posting> posting_order(const PlannedRound& round, bool bounded, int rank, int size) {
   using Direction = PointToPoint::Direction;
-  std::vector<std::pair<const TransferDescription*, Direction>> order;
+  std::vector<Posting> order;
   order.reserve(round.recvs.size() + round.sends.size());
   if (!bounded) {
     for (const TransferDescription& t : round.recvs) order.emplace_back(&t, Direction::receive);
@@ -91,6 +98,12 @@ std::vector<std::pair<const TransferDescription*, PointToPoint::Direction>> post
     if (i < round.recvs.size()) order.emplace_back(&round.recvs[i], Direction::receive);
     if (i < round.sends.size()) order.emplace_back(&round.sends[i], Direction::send);
   }
+  const auto colour = [&](const Posting& posting) {
+    const int peer = posting.first->peer;
+    return peer == rank ? -1 : edge_colour_of(rank, peer, size);  // a rank's own messages first
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const Posting& a, const Posting& b) { return colour(a) < colour(b); });
   return order;
 }
 
@@ -106,8 +119,15 @@ MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers,
   const auto keep = [&first_failure](MaybeFailure failure) {
     if (failure && !first_failure) first_failure = std::move(failure);
   };
+  int rank = 0, size = 1;
+  if (bounded) {
+    if (const int rc = MPI_Comm_rank(comm, &rank); rc != MPI_SUCCESS) return mpi_call_failure("MPI_Comm_rank", rc);
+    if (const int rc = MPI_Comm_size(comm, &size); rc != MPI_SUCCESS) return mpi_call_failure("MPI_Comm_size", rc);
+  }
   // Transfers kept in flight across rounds (overlap_rounds > 0), by the round whose end they
-  // complete by; outside the request bound. Their datatypes live as long as the call.
+  // complete by; their datatypes live as long as the call. Under a request bound they count
+  // against it: they complete within the round that posts them (earlier than the schedule
+  // allows, which is always correct).
   std::vector<OwnedDatatype> lasting_types;
   std::vector<std::unique_ptr<RequestWindow>> due(plan.rounds.size());
   for (std::size_t t = 0; t < plan.rounds.size(); ++t) {
@@ -115,8 +135,8 @@ MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers,
     run_local_copies(round, buffers, settings.copy_bandwidth);
     std::vector<OwnedDatatype> call_types;  // freed after the round's wait
     RequestWindow window(comm, tag, capacity);
-    for (const auto& [transfer, direction] : posting_order(round, bounded)) {
-      const bool lasting = transfer->overlap_rounds > 0;
+    for (const auto& [transfer, direction] : posting_order(round, bounded, rank, size)) {
+      const bool lasting = !bounded && transfer->overlap_rounds > 0;
       PointToPoint operation;
       if (auto failure = to_point_to_point(*transfer, direction, buffers, lasting ? lasting_types : call_types,
                                            operation)) {

@@ -4,7 +4,8 @@
 // between two ranks in one round in order, and a round ends only when all its requests have
 // completed),
 // then wait for all of them, except those the schedule keeps in flight across rounds
-// (overlap_rounds), which are waited for at the end of their completion round.
+// (overlap_rounds), which are waited for at the end of their completion round (unless
+// requests are bounded: see ExecutionSettings).
 #pragma once
 
 #include <mpi.h>
@@ -25,9 +26,11 @@ struct ByteBuffers {
 
 struct ExecutionSettings {
   // 0: post a whole round at once, receives first. n > 0: at most max(n, 2) requests in
-  // flight, posted in schedule order with each round's i-th receive just before its i-th
-  // send (transfers kept in flight across rounds are posted outside this bound). Two is the floor because with one request every rank could sit on a receive (or a
-  // rendezvous send) whose partner never gets to post its side.
+  // flight, every request counted, those the schedule keeps in flight across rounds too (they
+  // then complete within their own round); a round is posted peer by peer in one global order
+  // of the pairs of ranks, which no bounded window can deadlock (executor.cpp). Two is the
+  // floor because with one request every rank could sit on a receive (or a rendezvous send)
+  // whose partner never gets to post its side.
   int max_requests = 0;
   double copy_bandwidth = 0.0;  // bytes per second, charged under SMPI
 };

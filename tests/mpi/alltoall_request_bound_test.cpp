@@ -1,7 +1,7 @@
 // AlltoallOptions::max_requests: the executor never has more than max(max_requests, 2)
-// point-to-point requests in flight (counted through the profiling interface), posts each
-// message exactly once, and stays correct, including with 400 KB blocks that need the
-// receiver (rendezvous) and with every algorithm.
+// point-to-point requests in flight (counted through the profiling interface), those overlap
+// keeps in flight across rounds included, posts each message exactly once, and stays correct,
+// including with 400 KB blocks that need the receiver (rendezvous) and with every algorithm.
 #include <algorithm>
 
 #include "mpi_call_counters.hpp"
@@ -17,10 +17,13 @@ struct BoundedRun {
   long max_in_flight = 0;
 };
 
-BoundedRun run_bounded(const std::string& algorithm, int max_requests, int count) {
+BoundedRun run_bounded(const std::string& algorithm, int max_requests, int count, const std::string& topology = "",
+                       int stripes = 0) {
   AlltoallOptions options;
   options.algorithm = algorithm;
   options.max_requests = max_requests;
+  options.topology = topology;
+  options.stripes = stripes;
   std::vector<int> send = make_send_blocks(MPI_COMM_WORLD, static_cast<std::size_t>(count));
   std::vector<int> result(send.size(), kCanary);
   BoundedRun run;
@@ -56,6 +59,30 @@ TEST_F(RequestBound, UnboundedDirectPostsTheWholeRound) {
   const BoundedRun run = run_bounded("direct", 0, 10);
   EXPECT_EQ(run.posted, 2L * (p - 1));
   EXPECT_EQ(run.max_in_flight, 2L * (p - 1));
+}
+
+// overlap keeps its messages across groups in flight over several rounds: under a bound they
+// count too (and complete in their own round), in rendezvous sizes as well, with stripes.
+TEST_F(RequestBound, OverlapStaysWithinTheBound) {
+  const int p = size_of(MPI_COMM_WORLD);
+  // One rank against the rest: p - 2 rounds inside the large group, the messages across in
+  // flight over all of them (two rounds at least).
+  if (p < 4) GTEST_SKIP() << "overlap keeps messages in flight across rounds from 4 ranks on";
+  const std::string topology = "clusters:1," + std::to_string(p - 1);
+  for (const int max_requests : {1, 2, 3, 5}) {
+    for (const int count : {10, 100000}) {
+      for (const int stripes : {1, 3}) {
+        const BoundedRun run = run_bounded("overlap", max_requests, count, topology, stripes);
+        EXPECT_LE(run.max_in_flight, std::max(max_requests, 2))
+            << "max_requests " << max_requests << ", count " << count << ", stripes " << stripes;
+      }
+    }
+  }
+  // Unbounded, rank 0's messages across are all in flight at once.
+  const BoundedRun unbounded = run_bounded("overlap", 0, 10, topology);
+  if (rank_in(MPI_COMM_WORLD) == 0) {
+    EXPECT_GE(unbounded.max_in_flight, 2L * (p - 1));
+  }
 }
 
 TEST_P(EveryAlgorithm, CorrectUnderATightBound) {

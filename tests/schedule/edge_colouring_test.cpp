@@ -35,6 +35,22 @@ TEST(EdgeColouring, IsAOneFactorisationForEveryPUpTo130) {
   for (int p = 2; p <= 130; ++p) check_factorisation(p, edge_colour_partner, edge_colour_count(p));
 }
 
+// edge_colour_of is the colour in which edge_colour_partner pairs two ranks, for every pair.
+TEST(EdgeColouring, ColourOfAPairInvertsThePartner) {
+  for (int p = 2; p <= 40; ++p) {
+    int pairs = 0;
+    for (int c = 0; c < edge_colour_count(p); ++c) {
+      for (int r = 0; r < p; ++r) {
+        const int partner = edge_colour_partner(c, r, p);
+        if (partner < 0) continue;
+        EXPECT_EQ(edge_colour_of(r, partner, p), c) << "p=" << p << " ranks " << r << ", " << partner;
+        ++pairs;
+      }
+    }
+    EXPECT_EQ(pairs, p * (p - 1)) << "p=" << p;  // every ordered pair once
+  }
+}
+
 TEST(EdgeColouring, ColourCounts) {
   EXPECT_EQ(edge_colour_count(1), 0);
   EXPECT_EQ(edge_colour_count(2), 1);
