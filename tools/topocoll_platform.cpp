@@ -100,6 +100,25 @@ int print_bounds(const ClustersSpec& spec, const std::vector<std::size_t>& sizes
   return 0;
 }
 
+// Any platform topocoll-platform wrote (its network from its recorded command): the cut of
+// each link role in a column of its own, and the link of the worst cut.
+int print_platform_bounds(const std::string& platform, const std::vector<std::size_t>& sizes) {
+  const Network network = network_of_platform(platform);
+  const std::vector<std::pair<std::string, double>> roles = alltoall_lower_bound(network, 1).by_role;
+  std::cout << "platform,np,bytes,bound_us,limited_by,latency_us,worst_link";
+  for (const auto& [role, seconds] : roles) std::cout << ',' << role << "_us";
+  std::cout << '\n';
+  const std::string name = std::filesystem::path(platform).stem().string();
+  for (const std::size_t bytes : sizes) {
+    const AlltoallBound b = alltoall_lower_bound(network, bytes);
+    std::printf("%s,%d,%zu,%.3f,%s,%.3f,%s", name.c_str(), network.host_count(), bytes, b.seconds * 1e6,
+                b.limited_by.c_str(), b.latency * 1e6, b.worst_link.c_str());
+    for (const auto& [role, seconds] : roles) std::printf(",%.3f", b.role(role) * 1e6);
+    std::printf("\n");
+  }
+  return 0;
+}
+
 // A subcommand that writes a platform's files: its description, and where the files go.
 struct Generator {
   CLI::App* command = nullptr;
@@ -136,7 +155,8 @@ Examples:
   topocoll-platform clusters --nodes 12,20,28 --wan core
   topocoll-platform switch-tree --leaves 4 --hosts-per-leaf 8 --spines 2 --uplinks 4
   topocoll-platform bound --n1 20 --n2 40 -m 1:16777216
-  topocoll-platform bound --nodes 12,20,28 -m 65536)";
+  topocoll-platform bound --nodes 12,20,28 -m 65536
+  topocoll-platform bound --platform switch-tree-4x8.xml -m 1:1048576)";
 
 }  // namespace
 
@@ -160,11 +180,14 @@ int main(int argc, char** argv) {
   add_file_options(tree, "switch-tree-LxH");
 
   DescriptionOptions bound_options;
-  std::string size_range = "1:16777216";
+  std::string size_range = "1:16777216", bound_platform;
   CLI::App* bound = app.add_subcommand(
       "bound", "Print (CSV) the lower bound of an alltoall on a two-cluster (--n1, --n2) or clusters (--nodes) "
-               "description, per block size");
+               "description, or on any platform topocoll-platform wrote (--platform), per block size");
   add_description_options(*bound, bound_options, Counts::either);
+  bound->add_option("--platform", bound_platform,
+                    "A platform written by topocoll-platform (its recorded command describes it), instead of a "
+                    "description");
   bound->add_option("-m,--message-size", size_range, "Bytes per block: MIN:MAX doubling, or one size")
       ->capture_default_str();
 
@@ -183,6 +206,12 @@ int main(int argc, char** argv) {
       SwitchTreeSpec spec = make_switch_tree_spec(tree.tree);
       spec.topology_format = tree.format();
       return write_platform(spec, switch_tree_network(spec), tree.name, tree.output_dir);
+    }
+    if (!bound_platform.empty()) {
+      if (bound_options.n1 != 0 || bound_options.n2 != 0 || !bound_options.nodes.empty()) {
+        throw CLI::ValidationError("--platform", "give either --platform or a description (--n1, --n2, --nodes)");
+      }
+      return print_platform_bounds(bound_platform, parse_sizes(size_range));
     }
     return print_bounds(make_spec(bound_options), parse_sizes(size_range));
   } catch (const CLI::ParseError& error) {

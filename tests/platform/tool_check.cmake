@@ -54,3 +54,16 @@ endif()
 expect_failure("uplink to every spine" switch-tree --leaves 4 --hosts-per-leaf 2 --spines 3 --uplinks 2)
 expect_failure("at least two leaves" switch-tree --leaves 1 --hosts-per-leaf 2)
 expect_failure("--hosts-per-leaf is required" switch-tree --leaves 4)
+
+# The bound of a platform file, from the command it records: the shipped 30 + 30 gives the
+# description's number; a platform not made by the tool is refused, saying why.
+execute_process(COMMAND ${TOOL} bound --platform ${SOURCE}/platforms/two-clusters-30-30.xml -m 16777216
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "two-clusters-30-30,60,16777216,12084655\\.520,wan,5060\\.000,wan,")
+  message(FATAL_ERROR "unexpected platform bound (${rc}): ${out}")
+endif()
+execute_process(COMMAND ${TOOL} bound --platform ${SOURCE}/platforms/crossbar-16.xml RESULT_VARIABLE rc
+                ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "records no topocoll-platform")
+  message(FATAL_ERROR "bound of a hand-made platform: expected a clear failure, got rc=${rc}: ${err}")
+endif()
