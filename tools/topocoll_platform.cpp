@@ -47,7 +47,7 @@ std::string default_name(const SwitchTreeSpec& spec) {
 template <typename Spec>
 int write_platform(const Spec& spec, const Network& network, std::string name, const std::string& output_dir) {
   if (name.empty()) name = default_name(spec);
-  if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != std::string::npos) {
+  if (!is_valid_name(name, true)) {
     throw CLI::ValidationError("--name", "'" + name + "' must use only letters, digits, '_', '.' and '-'");
   }
   std::error_code error;

@@ -51,15 +51,16 @@ std::vector<double> plan_round_times_us(const RoundPlan& plan, int size, const M
                                         double give_up_above_us) {
   RoundCostMeter meter(pricing);
   if (plan.keeps_transfers_in_flight()) meter.record_near_traffic();
-  std::size_t rounds = 0;
-  for (int r = 0; r < size; ++r) rounds = std::max(rounds, plan.rounds(r));
+  std::vector<std::size_t> rounds_of(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r) rounds_of[r] = plan.rounds(r);
+  const std::size_t rounds = size > 0 ? *std::max_element(rounds_of.begin(), rounds_of.end()) : 0;
   std::vector<double> times;
   std::set<std::pair<std::size_t, std::size_t>> in_flight;  // (posted round, overlap_rounds)
   RankRoundLoad load;
   double total = 0.0;
   for (std::size_t t = 0; t < rounds; ++t) {
     for (int r = 0; r < size; ++r) {
-      if (t >= plan.rounds(r)) continue;
+      if (t >= rounds_of[r]) continue;
       load.clear();
       LoadSink sink(load, 0, true);
       plan.emit(r, t, sink);
@@ -74,7 +75,7 @@ std::vector<double> plan_round_times_us(const RoundPlan& plan, int size, const M
   for (const auto& [posted, k] : in_flight) {
     std::size_t most_posts = 0;
     for (int r = 0; r < size; ++r) {
-      if (posted >= plan.rounds(r)) continue;
+      if (posted >= rounds_of[r]) continue;
       load.clear();
       LoadSink sink(load, k, false);
       plan.emit(r, posted, sink);

@@ -1,5 +1,4 @@
-// Clusters joined by a backbone: the network, platform, hostfile and topology file (see
-// clusters.hpp).
+// Clusters joined by a backbone: the network, platform and command (see clusters.hpp).
 #include "network/clusters.hpp"
 
 #include <algorithm>
@@ -12,15 +11,6 @@
 namespace topocoll::network {
 
 namespace {
-
-bool valid_name(std::string_view name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-           c == '-';
-  });
-}
-
-std::string host_name(std::string_view cluster, int index) { return std::string(cluster) + "-" + std::to_string(index); }
 
 // "20 nodes c1-0..c1-19 (ranks 0..19)"
 std::string describe_hosts(std::string_view cluster, int count, int first_rank) {
@@ -146,7 +136,7 @@ std::optional<std::string> check_spec(const ClustersSpec& spec) {
   if (spec.size() > 1 << 20) return "at most 1048576 nodes in all (got " + std::to_string(spec.size()) + ")";
   std::set<std::string> seen;
   for (const std::string& name : spec.names) {
-    if (!valid_name(name)) {
+    if (!is_valid_name(name, true)) {
       return "cluster name '" + name + "' must be non-empty and use only letters, digits, '_', '.' and '-'";
     }
     if (!seen.insert(name).second) return "the clusters need different names ('" + name + "' is given twice)";
@@ -224,31 +214,6 @@ std::string canonical_command(const ClustersSpec& spec, std::string_view name) {
 std::string platform_xml(const ClustersSpec& spec, std::string_view name) {
   const Network network = clusters_network(spec);
   return simgrid_platform_xml(network, comment(spec, network, name), canonical_command(spec, name));
-}
-
-std::string hostfile_text(const Network& network) {
-  std::string text;
-  for (const std::string& host : network.hosts()) text += host + "\n";
-  return text;
-}
-
-std::string topology_json(const Network& network, TopologyFormat format) {
-  std::ostringstream json;
-  const std::vector<std::string> hosts = network.hosts();
-  const bool by_host = format == TopologyFormat::hosts;
-  json << "{\n  \"levels\": [";
-  for (std::size_t l = 0; l < network.levels.size(); ++l) json << (l ? ", " : "") << '"' << network.levels[l] << '"';
-  json << "],\n  " << (by_host ? "\"hosts\": {" : "\"ranks\": [") << '\n';
-  for (std::size_t r = 0; r < hosts.size(); ++r) {
-    json << "    ";
-    if (by_host) json << '"' << hosts[r] << "\": ";
-    const Cluster& c = network.clusters[static_cast<std::size_t>(network.cluster_of(static_cast<int>(r)))];
-    json << '[';
-    for (std::size_t l = 0; l < c.groups.size(); ++l) json << (l ? ", " : "") << '"' << c.groups[l] << '"';
-    json << ']' << (r + 1 < hosts.size() ? "," : "") << '\n';
-  }
-  json << "  " << (by_host ? '}' : ']') << "\n}\n";
-  return json.str();
 }
 
 }  // namespace topocoll::network

@@ -19,7 +19,6 @@
 
 namespace topocoll::network {
 
-enum class TopologyFormat { hosts, ranks };
 enum class WanDesign { pairs, core };
 std::string_view wan_design_name(WanDesign design);  // "pairs", "core"
 
@@ -56,7 +55,5 @@ Network clusters_network(const ClustersSpec& spec);
 std::string canonical_command(const ClustersSpec& spec, std::string_view name);
 
 std::string platform_xml(const ClustersSpec& spec, std::string_view name);
-std::string hostfile_text(const Network& network);
-std::string topology_json(const Network& network, TopologyFormat format);
 
 }  // namespace topocoll::network

@@ -1,6 +1,7 @@
 #include "network/network.hpp"
 
 #include <algorithm>
+#include <sstream>
 
 namespace topocoll::network {
 
@@ -21,6 +22,15 @@ std::optional<Sharing> parse_sharing(std::string_view text) {
   return std::nullopt;
 }
 
+std::string host_name(std::string_view cluster, int index) { return std::string(cluster) + "-" + std::to_string(index); }
+
+bool is_valid_name(std::string_view name, bool dashes) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [dashes](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+           (dashes && c == '-');
+  });
+}
+
 int Network::host_count() const {
   int count = 0;
   for (const Cluster& c : clusters) count += c.hosts;
@@ -35,13 +45,13 @@ int Network::cluster_of(int host) const {
 
 std::string Network::host_name(int host) const {
   const Cluster& c = clusters[static_cast<std::size_t>(cluster_of(host))];
-  return c.name + "-" + std::to_string(host - c.first_host);
+  return network::host_name(c.name, host - c.first_host);
 }
 
 std::vector<std::string> Network::hosts() const {
   std::vector<std::string> names;
   for (const Cluster& c : clusters)
-    for (int i = 0; i < c.hosts; ++i) names.push_back(c.name + "-" + std::to_string(i));
+    for (int i = 0; i < c.hosts; ++i) names.push_back(network::host_name(c.name, i));
   return names;
 }
 
@@ -64,6 +74,31 @@ double Network::latency(const std::vector<Hop>& hops) const {
   double seconds = 0.0;
   for (const Hop& h : hops) seconds += links[static_cast<std::size_t>(h.link)].latency;
   return seconds;
+}
+
+std::string hostfile_text(const Network& network) {
+  std::string text;
+  for (const std::string& host : network.hosts()) text += host + "\n";
+  return text;
+}
+
+std::string topology_json(const Network& network, TopologyFormat format) {
+  std::ostringstream json;
+  const std::vector<std::string> hosts = network.hosts();
+  const bool by_host = format == TopologyFormat::hosts;
+  json << "{\n  \"levels\": [";
+  for (std::size_t l = 0; l < network.levels.size(); ++l) json << (l ? ", " : "") << '"' << network.levels[l] << '"';
+  json << "],\n  " << (by_host ? "\"hosts\": {" : "\"ranks\": [") << '\n';
+  for (std::size_t r = 0; r < hosts.size(); ++r) {
+    json << "    ";
+    if (by_host) json << '"' << hosts[r] << "\": ";
+    const Cluster& c = network.clusters[static_cast<std::size_t>(network.cluster_of(static_cast<int>(r)))];
+    json << '[';
+    for (std::size_t l = 0; l < c.groups.size(); ++l) json << (l ? ", " : "") << '"' << c.groups[l] << '"';
+    json << ']' << (r + 1 < hosts.size() ? "," : "") << '\n';
+  }
+  json << "  " << (by_host ? '}' : ']') << "\n}\n";
+  return json.str();
 }
 
 }  // namespace topocoll::network

@@ -27,6 +27,17 @@ enum class Sharing { shared, splitduplex, fatpipe, nonblocking };
 std::string_view sharing_name(Sharing sharing);  // SHARED, SPLITDUPLEX, FATPIPE, NONBLOCKING
 std::optional<Sharing> parse_sharing(std::string_view text);
 
+// How a topology file names the ranks: by host name (any number of ranks the hostfile places)
+// or one entry per rank in hostfile order.
+enum class TopologyFormat { hosts, ranks };
+
+// Host `index` of a cluster (or leaf) named `cluster`: CLUSTER-INDEX, as SimGrid's <cluster>
+// names them (prefix CLUSTER-).
+std::string host_name(std::string_view cluster, int index);
+// Whether `name` can name a cluster, a leaf or a file: letters, digits, '_', '.', and '-' when
+// `dashes`.
+bool is_valid_name(std::string_view name, bool dashes);
+
 struct Link {
   std::string id;
   double bandwidth = 0.0;  // bytes/s
@@ -72,5 +83,10 @@ class Network {
   void route(int a, int b, std::vector<Hop>& hops) const;
   double latency(const std::vector<Hop>& hops) const;
 };
+
+// What topocoll sees of a network: the hostfile (hosts in rank order) and the topology file
+// (each host's groups, keyed by host name or by rank).
+std::string hostfile_text(const Network& network);
+std::string topology_json(const Network& network, TopologyFormat format);
 
 }  // namespace topocoll::network

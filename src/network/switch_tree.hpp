@@ -11,7 +11,6 @@
 #include <string>
 #include <string_view>
 
-#include "network/clusters.hpp"
 #include "network/network.hpp"
 
 namespace topocoll::network {

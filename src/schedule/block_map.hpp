@@ -63,7 +63,6 @@ class RootedBlocks final : public BlockMap {
   std::size_t send_offset(int rank, int dst) const override;
   std::size_t recv_offset(int rank, int src) const override;
   int root() const { return root_; }
-  Flow flow() const { return flow_; }
   int size() const { return static_cast<int>(bytes_.size()); }
 
  private:

@@ -21,13 +21,4 @@ std::optional<Operation> operation_named(std::string_view name) {
   return std::nullopt;
 }
 
-std::string operation_names() {
-  std::string names;
-  for (Operation op : kOperations) {
-    if (!names.empty()) names += ", ";
-    names += to_string(op);
-  }
-  return names;
-}
-
 }  // namespace topocoll

@@ -3,7 +3,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <string_view>
 
 namespace topocoll {
@@ -15,8 +14,6 @@ inline constexpr Operation kOperations[] = {Operation::alltoall, Operation::allt
 
 std::string_view to_string(Operation operation);
 std::optional<Operation> operation_named(std::string_view name);
-// "alltoall, alltoallv, ..." for help texts and errors.
-std::string operation_names();
 
 // Scatter, gather and their v forms: one rank (the root) sends or receives every block.
 constexpr bool is_rooted(Operation op) { return op != Operation::alltoall && op != Operation::alltoallv; }
