@@ -25,7 +25,7 @@ struct ExchangePoint {
   MessageBuffer& send;
   MessageBuffer& recv;
   std::size_t block_bytes;
-  const AlltoallOptions& options;
+  const CollectiveOptions& options;
   MPI_Comm comm;
 };
 

@@ -66,15 +66,15 @@ int run_benchmark(const BenchOptions& options, MPI_Comm comm) {
     // wherever its candidates do, so the points are checked like a flat algorithm's.
     const bool choose = name == "auto";
     const Algorithm& algorithm = *find_algorithm(Operation::alltoall, choose ? "direct" : name);
-    AlltoallOptions call_options;
+    CollectiveOptions call_options;
     call_options.algorithm = name;
-    call_options.group_width = options.group_width;
+    call_options.group_shuffle.group_width = options.group_width;
     call_options.max_requests = options.max_requests;
     call_options.copy_bandwidth = options.copy_bandwidth;
     call_options.topology = options.topology;
-    call_options.max_scratch_bytes = options.max_scratch_bytes;
-    call_options.segment_bytes = options.segment_bytes;
-    call_options.stripes = options.stripes;
+    call_options.lg.max_scratch_bytes = options.max_scratch_bytes;
+    call_options.lg.segment_bytes = options.segment_bytes;
+    call_options.overlap.stripes = options.stripes;
     call_options.calibration = options.calibration;
 
     report.begin_algorithm(name);

@@ -24,6 +24,19 @@ int topocoll_alltoallv(const void* sendbuf, const int sendcounts[], const int sd
                        void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                        MPI_Comm comm, const char* algorithm);
 
+/* MPI_Scatter, MPI_Gather, MPI_Scatterv and MPI_Gatherv with a chosen algorithm: "linear" (the
+ * root talks to every rank) or "native". NULL means the default ("linear"). MPI_IN_PLACE at the
+ * root only, as MPI allows. */
+int topocoll_scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, const char* algorithm);
+int topocoll_gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm, const char* algorithm);
+int topocoll_scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                      void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                      const char* algorithm);
+int topocoll_gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                     const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, const char* algorithm);
+
 /* The message of the last error topocoll reported on this thread ("" when none). */
 const char* topocoll_error_message(void);
 

@@ -10,12 +10,15 @@
 
 namespace topocoll {
 
-struct AlltoallOptions {
-  // An algorithm name (see topocoll-plan --list), "native", or "auto": the algorithm with the
-  // lowest time predicted by the cost model calibrated for the machine (see `calibration`).
-  std::string algorithm = "pairwise";
-  // group-shuffle: partners per round (the paper's w).
-  int group_width = 4;
+// How to run one collective call. The same options serve every operation; the knobs of one
+// algorithm live in its own part (options.lg, options.overlap, options.group_shuffle) and are
+// read only by that algorithm.
+struct CollectiveOptions {
+  // An algorithm name (see topocoll-plan --list [--op OP]), "native", or "auto": the algorithm
+  // with the lowest time predicted by the cost model calibrated for the machine (see
+  // `calibration`; alltoall and alltoallv). Empty: the operation's default, `pairwise` for
+  // alltoall and alltoallv, `linear` for scatter, gather and their v forms.
+  std::string algorithm;
   // Bound on point-to-point requests in flight per rank (0: no bound; the floor is 2). The
   // `direct` algorithm posts a whole round at once, and `overlap` keeps its messages across
   // groups in flight over several rounds; this caps every one of them, like UCC's num_posts
@@ -31,33 +34,59 @@ struct AlltoallOptions {
   // (ranks sharing memory, from MPI_Comm_split_type). A sub-communicator sees the groups of
   // its members.
   std::string topology;
-  // lg: cap on the library's scratch memory per rank, in bytes (0: no cap); larger exchanges
-  // are pipelined in pieces. segment_bytes sets the piece size directly (0: from the cap).
-  std::size_t max_scratch_bytes = 0;
-  std::size_t segment_bytes = 0;
-  // overlap: each block across the outermost level goes as this many messages at once (parallel
-  // streams take a larger share of a node's link where sharing favours short round trips, as
-  // TCP's does). 0: one message per block, except under auto, which picks 1, 2, 4 or 8 from the
-  // cost model.
-  int stripes = 0;
   // auto: the calibration file of the machine (made by topocoll-calibrate). Empty: the
   // TOPOCOLL_CALIBRATION environment variable; auto without either is an error.
   std::string calibration;
   // When not null, receives the name of the algorithm that ran (what auto chose), on success.
   std::string* chosen_algorithm = nullptr;
+
+  struct GroupShuffle {
+    int group_width = 4;  // partners per round (the paper's w)
+  } group_shuffle;
+  struct Lg {
+    // Cap on the library's scratch memory per rank, in bytes (0: no cap); larger exchanges are
+    // pipelined in pieces. segment_bytes sets the piece size directly (0: from the cap).
+    std::size_t max_scratch_bytes = 0;
+    std::size_t segment_bytes = 0;
+  } lg;
+  struct Overlap {
+    // Each block across the outermost level goes as this many messages at once (parallel
+    // streams take a larger share of a node's link where sharing favours short round trips, as
+    // TCP's does). 0: one message per block, except under auto, which picks 1, 2, 4 or 8 from
+    // the cost model.
+    int stripes = 0;
+  } overlap;
 };
+
+// The name the options had when alltoall was the only operation (before 0.2, the algorithm
+// knobs were top-level fields: group_width, max_scratch_bytes, segment_bytes, stripes).
+using AlltoallOptions = CollectiveOptions;
 
 // MPI_Alltoall semantics (MPI_IN_PLACE accepted as sendbuf). Returns MPI_SUCCESS or an MPI
 // error code after invoking the communicator's error handler.
 int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-             const AlltoallOptions& options = {});
+             const CollectiveOptions& options = {});
 
 // MPI_Alltoallv semantics (MPI_IN_PLACE accepted as sendbuf), with the same options; `bruck`
 // does not apply (forwarding ranks would need sizes they do not have), nor does lg's
 // scratch cap. Schedules are built per call, as the sizes change from call to call.
 int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
               void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-              const AlltoallOptions& options = {});
+              const CollectiveOptions& options = {});
+
+// MPI_Scatter, MPI_Gather, MPI_Scatterv and MPI_Gatherv semantics: MPI_IN_PLACE is accepted at
+// the root only (scatter: as its receive buffer, its own block stays where it is; gather: as
+// its send buffer, its contribution is already in place). Arguments only the root reads are
+// ignored elsewhere, as MPI specifies. Same options; the algorithms of these operations are
+// listed by topocoll-plan --list --op scatter.
+int scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+            MPI_Datatype recvtype, int root, MPI_Comm comm, const CollectiveOptions& options = {});
+int gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+           MPI_Datatype recvtype, int root, MPI_Comm comm, const CollectiveOptions& options = {});
+int scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
+             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const CollectiveOptions& options = {});
+int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+            const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, const CollectiveOptions& options = {});
 
 }  // namespace topocoll

@@ -3,7 +3,7 @@
 // in the order (rank + i) mod p for the sends and (rank - i) mod p for the receives, so that
 // at any instant each rank targets a different destination.
 // Rounds: 1. Messages per rank: p-1. Bytes on the wire per rank: (p-1)*B. One local copy (own
-// block). The executor may bound the requests in flight (AlltoallOptions::max_requests).
+// block). The executor may bound the requests in flight (CollectiveOptions::max_requests).
 // Cost (Tam-Wang): k(p-1)g + T_w, the optimum T_ata.
 #include "algorithms/flat_algorithms.hpp"
 

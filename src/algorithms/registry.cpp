@@ -78,6 +78,8 @@ const Algorithm* find_algorithm(Operation operation, std::string_view name) {
   return nullptr;
 }
 
+std::string_view default_algorithm(Operation operation) { return is_rooted(operation) ? "linear" : "pairwise"; }
+
 std::string algorithm_names(Operation operation) {
   std::string names;
   for (const Algorithm& a : algorithms_for(operation)) {

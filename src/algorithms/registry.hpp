@@ -50,6 +50,9 @@ struct Algorithm {
 // The algorithms of an operation, in the order auto breaks ties.
 std::span<const Algorithm> algorithms_for(Operation operation);
 const Algorithm* find_algorithm(Operation operation, std::string_view name);
+// The algorithm a call runs when it names none: `pairwise` for alltoall and alltoallv (every p
+// and block size, one partner per round), `linear` for the rooted operations.
+std::string_view default_algorithm(Operation operation);
 // "direct, shift, ..." for error messages and help texts.
 std::string algorithm_names(Operation operation);
 

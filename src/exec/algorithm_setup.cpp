@@ -4,19 +4,19 @@
 
 namespace topocoll::exec {
 
-std::string topology_spec_of(const AlltoallOptions& options) {
+std::string topology_spec_of(const CollectiveOptions& options) {
   if (!options.topology.empty()) return options.topology;
   const char* env = std::getenv("TOPOCOLL_TOPOLOGY");
   return env != nullptr ? env : "";
 }
 
-std::string calibration_path_of(const AlltoallOptions& options) {
+std::string calibration_path_of(const CollectiveOptions& options) {
   if (!options.calibration.empty()) return options.calibration;
   const char* env = std::getenv("TOPOCOLL_CALIBRATION");
   return env != nullptr ? env : "";
 }
 
-MaybeFailure attach_topology(CommState& state, CheckedAlltoall& call) {
+MaybeFailure attach_topology(CommState& state, CheckedCall& call) {
   if (!call.algorithm->needs_topology) return std::nullopt;
   const Topology* topology = nullptr;
   if (auto failure = state.topology(call.topology_spec, topology)) return failure;
@@ -24,7 +24,7 @@ MaybeFailure attach_topology(CommState& state, CheckedAlltoall& call) {
   const Applicability applicability = call.algorithm->supports(call.problem);
   if (!applicability.ok) {
     const std::string hint = call.topology_spec.empty()
-                                 ? " (no topology given: set AlltoallOptions::topology or TOPOCOLL_TOPOLOGY)"
+                                 ? " (no topology given: set CollectiveOptions::topology or TOPOCOLL_TOPOLOGY)"
                                  : " (topology '" + call.topology_spec + "')";
     return Failure{MPI_ERR_ARG, "algorithm '" + std::string(call.algorithm->name) +
                                     "' does not apply: " + applicability.reason + hint};

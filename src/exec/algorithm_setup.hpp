@@ -5,7 +5,8 @@
 
 #include <string>
 
-#include "exec/alltoall_checks.hpp"
+#include "exec/call.hpp"
+#include "topocoll/topocoll.hpp"
 #include "exec/comm_state.hpp"
 #include "exec/failure.hpp"
 
@@ -13,13 +14,13 @@ namespace topocoll::exec {
 
 // options.topology, or TOPOCOLL_TOPOLOGY when that is empty. Called by the API's entry points
 // only (the one place the environment is read).
-std::string topology_spec_of(const AlltoallOptions& options);
+std::string topology_spec_of(const CollectiveOptions& options);
 // options.calibration, or TOPOCOLL_CALIBRATION when that is empty (entry points only).
-std::string calibration_path_of(const AlltoallOptions& options);
+std::string calibration_path_of(const CollectiveOptions& options);
 
 // For a topology-aware algorithm: discovers (or finds cached) the communicator's topology,
 // sets call.problem.topology and asks the algorithm whether it applies; MPI_ERR_ARG with the
 // reason when not. Collective on the first use of a spec; every rank reaches the same answer.
-MaybeFailure attach_topology(CommState& state, CheckedAlltoall& call);
+MaybeFailure attach_topology(CommState& state, CheckedCall& call);
 
 }  // namespace topocoll::exec

@@ -10,7 +10,7 @@ namespace topocoll::exec {
 
 namespace {
 
-std::string choice_key(const CheckedAlltoall& call, std::size_t block_bytes, bool variable) {
+std::string choice_key(const CheckedCall& call, std::size_t block_bytes, bool variable) {
   const AlgorithmKnobs& k = call.problem.knobs;
   return std::string(variable ? "v " : "a ") + std::to_string(block_bytes) + " " + std::to_string(k.group_width) +
          " " + std::to_string(k.max_scratch_bytes) + " " + std::to_string(k.segment_bytes) + " " +
@@ -20,10 +20,10 @@ std::string choice_key(const CheckedAlltoall& call, std::size_t block_bytes, boo
 
 }  // namespace
 
-MaybeFailure resolve_auto(CommState& state, CheckedAlltoall& call, MPI_Comm private_comm,
+MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_comm,
                           std::size_t variable_bytes_sent) {
   if (call.calibration_path.empty()) {
-    return Failure{MPI_ERR_ARG, "auto needs the machine's calibration: set AlltoallOptions::calibration or "
+    return Failure{MPI_ERR_ARG, "auto needs the machine's calibration: set CollectiveOptions::calibration or "
                                 "TOPOCOLL_CALIBRATION to a file made by topocoll-calibrate (scripts/calibrate.sh)"};
   }
   const Calibration* calibration = nullptr;

@@ -10,7 +10,8 @@
 
 #include <cstddef>
 
-#include "exec/alltoall_checks.hpp"
+#include "exec/call.hpp"
+#include "topocoll/topocoll.hpp"
 #include "exec/comm_state.hpp"
 #include "exec/failure.hpp"
 
@@ -18,7 +19,7 @@ namespace topocoll::exec {
 
 // Sets call.algorithm (and call.problem.topology). `variable_bytes_sent`: for alltoallv, the
 // bytes this rank sends in all; ignored for alltoall (call.problem.blocks == nullptr).
-MaybeFailure resolve_auto(CommState& state, CheckedAlltoall& call, MPI_Comm private_comm,
+MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_comm,
                           std::size_t variable_bytes_sent = 0);
 
 }  // namespace topocoll::exec

@@ -1,5 +1,5 @@
-// The byte layout of one side (send or receive) of an alltoallv, and what one rank knows of
-// the exchange's blocks (a BlockMap for the algorithms' plans).
+// The byte layout of one side (send or receive) of a call, one block per peer, and what one
+// rank knows of the operation's blocks (a BlockMap for the algorithms' plans).
 //  - Plain-byte datatypes: block q is the user's bytes at displs[q] * extent, no copies.
 //  - Other datatypes: blocks are packed one after another into a staging buffer.
 #pragma once
@@ -20,18 +20,25 @@ struct SideLayout {
   std::vector<std::size_t> bytes;   // its size
   std::size_t total = 0;            // bytes the byte buffer must hold
   bool staged = false;              // packed copy rather than the user's buffer
+  // Where block q lies in the user's buffer: `elements[q]` elements of the side's datatype at
+  // `displs[q]` extents from its start (what packing and unpacking walk).
+  std::vector<std::size_t> elements, displs;
 };
 
-// Rank `rank`'s blocks and the sizes it was told (block src -> dst, from src).
+// Rank `rank`'s blocks, the sizes it was told (block src -> dst, from src), and for the
+// others the sizes every rank knows alike (`others`: scatter's and gather's uniform layout),
+// when there is such a map.
 class LocalBlocks final : public BlockMap {
  public:
-  LocalBlocks(int rank, const SideLayout& send, const SideLayout& recv) : rank_(rank), send_(send), recv_(recv) {}
+  LocalBlocks(int rank, const SideLayout& send, const SideLayout& recv, const BlockMap* others = nullptr)
+      : rank_(rank), send_(send), recv_(recv), others_(others) {}
   void tell(int src, int dst, std::size_t bytes) { told_[{src, dst}] = bytes; }
 
   std::size_t bytes(int src, int dst) const override {
     if (src == rank_) return send_.bytes.at(static_cast<std::size_t>(dst));
     if (dst == rank_) return recv_.bytes.at(static_cast<std::size_t>(src));
     auto it = told_.find({src, dst});
+    if (it == told_.end() && others_ != nullptr) return others_->bytes(src, dst);
     if (it == told_.end()) {
       throw std::logic_error("the schedule asked for the size of block " + std::to_string(src) + "->" +
                              std::to_string(dst) + ", which this rank was not told");
@@ -45,6 +52,7 @@ class LocalBlocks final : public BlockMap {
   int rank_;
   const SideLayout& send_;
   const SideLayout& recv_;
+  const BlockMap* others_;
   std::map<std::pair<int, int>, std::size_t> told_;
 };
 

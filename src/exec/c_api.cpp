@@ -1,32 +1,73 @@
 // The C API: thin wrappers over the C++ one that never let an exception cross into C.
 #include <new>
+#include <string>
 
 #include "exec/error_report.hpp"
 #include "topocoll/topocoll.h"
 #include "topocoll/topocoll.hpp"
 
+namespace {
+
+// Runs `call` with the named algorithm (NULL: the operation's default).
+template <typename Call>
+int with_algorithm(const char* algorithm, MPI_Comm comm, const char* operation, Call&& call) {
+  try {
+    topocoll::CollectiveOptions options;
+    if (algorithm != nullptr) options.algorithm = algorithm;
+    return call(options);
+  } catch (const std::bad_alloc&) {
+    return topocoll::exec::report_failure(comm, {MPI_ERR_NO_MEM, std::string(operation) + ": out of memory"});
+  }
+}
+
+}  // namespace
+
 extern "C" int topocoll_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char* algorithm) {
-  try {
-    topocoll::AlltoallOptions options;
-    if (algorithm != nullptr) options.algorithm = algorithm;
+  return with_algorithm(algorithm, comm, "alltoall", [&](const topocoll::CollectiveOptions& options) {
     return topocoll::alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, options);
-  } catch (const std::bad_alloc&) {
-    return topocoll::exec::report_failure(comm, {MPI_ERR_NO_MEM, "alltoall: out of memory"});
-  }
+  });
 }
 
 extern "C" int topocoll_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                   MPI_Datatype recvtype, MPI_Comm comm, const char* algorithm) {
-  try {
-    topocoll::AlltoallOptions options;
-    if (algorithm != nullptr) options.algorithm = algorithm;
+  return with_algorithm(algorithm, comm, "alltoallv", [&](const topocoll::CollectiveOptions& options) {
     return topocoll::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
                                options);
-  } catch (const std::bad_alloc&) {
-    return topocoll::exec::report_failure(comm, {MPI_ERR_NO_MEM, "alltoallv: out of memory"});
-  }
+  });
+}
+
+extern "C" int topocoll_scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const char* algorithm) {
+  return with_algorithm(algorithm, comm, "scatter", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, options);
+  });
+}
+
+extern "C" int topocoll_gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const char* algorithm) {
+  return with_algorithm(algorithm, comm, "gather", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, options);
+  });
+}
+
+extern "C" int topocoll_scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                                 MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                                 MPI_Comm comm, const char* algorithm) {
+  return with_algorithm(algorithm, comm, "scatterv", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                              options);
+  });
+}
+
+extern "C" int topocoll_gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                                MPI_Comm comm, const char* algorithm) {
+  return with_algorithm(algorithm, comm, "gatherv", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
+                             options);
+  });
 }
 
 extern "C" const char* topocoll_error_message(void) { return topocoll::exec::last_error_message(); }

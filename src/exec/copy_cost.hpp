@@ -15,7 +15,7 @@
 
 namespace topocoll::exec {
 
-// Bytes per second of a simulated memory copy when AlltoallOptions::copy_bandwidth is 0.
+// Bytes per second of a simulated memory copy when CollectiveOptions::copy_bandwidth is 0.
 inline constexpr double kDefaultCopyBandwidth = 5e9;
 
 inline void charge_local_copy([[maybe_unused]] std::size_t bytes,

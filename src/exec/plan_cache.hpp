@@ -1,5 +1,6 @@
 // The ExecutionPlans of one communicator, keyed by what a schedule depends on besides p and
-// the rank: algorithm, block bytes and knobs. Small and least-recently-used, so that a
+// the rank: operation, root, layout (block bytes, a root's block left in place), algorithm
+// and knobs. Only the uniform operations are cached (the v forms' sizes change per call). Small and least-recently-used, so that a
 // program sweeping many sizes does not keep every plan (and its datatypes) alive.
 #pragma once
 
@@ -16,6 +17,9 @@
 namespace topocoll::exec {
 
 struct PlanKey {
+  Operation operation = Operation::alltoall;
+  int root = 0;
+  bool in_place = false;  // scatter and gather: the root's own block does not move
   std::string algorithm;
   std::size_t block_bytes = 0;
   AlgorithmKnobs knobs;

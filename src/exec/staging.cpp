@@ -1,4 +1,4 @@
-// The byte buffers of an alltoall: the user's own, or packed and unpacked copies (staging.hpp).
+// The byte buffers of a call: the user's own, or packed and unpacked copies (staging.hpp).
 #include "exec/staging.hpp"
 
 #include <cstring>
@@ -8,53 +8,95 @@
 
 namespace topocoll::exec {
 
-MaybeFailure StagedBuffers::stage_in(const AlltoallArguments& a, const CheckedAlltoall& call,
-                                     std::size_t scratch_bytes, MPI_Comm comm) {
-  const std::size_t p = static_cast<std::size_t>(call.problem.size);
-  const std::size_t buffer_bytes = p * call.block_bytes;
-  const double bandwidth = call.settings.copy_bandwidth;
+namespace {
 
-  if (call.in_place) {
-    send_copy_ = allocate_uninitialised(buffer_bytes);
-    if (call.recv_layout.plain_bytes) {
-      std::memcpy(send_copy_.get(), a.recvbuf, buffer_bytes);
-    } else if (auto failure = pack(a.recvbuf, p * static_cast<std::size_t>(a.recvcount), a.recvtype,
-                                   call.recv_layout, send_copy_.get(), comm)) {
+// Consecutive blocks of a side that are adjacent both in the user's buffer and in the byte
+// buffer: one memcpy, MPI_Pack or MPI_Unpack moves them all (alltoall's whole buffer at once).
+struct Run {
+  std::size_t displ = 0;     // in extents, in the user's buffer
+  std::size_t offset = 0;    // in the byte buffer
+  std::size_t elements = 0;
+  std::size_t bytes = 0;
+};
+
+template <typename MoveRun>
+MaybeFailure for_each_run(const SideLayout& side, MoveRun&& move) {
+  Run run;
+  for (std::size_t q = 0; q < side.elements.size(); ++q) {
+    if (side.elements[q] == 0) continue;  // nothing there (or a root's block left in place)
+    const bool extends = run.elements > 0 && side.displs[q] == run.displ + run.elements &&
+                         side.offset[q] == run.offset + run.bytes;
+    if (!extends) {
+      if (run.elements > 0) {
+        if (auto failure = move(run)) return failure;
+      }
+      run = Run{side.displs[q], side.offset[q], 0, 0};
+    }
+    run.elements += side.elements[q];
+    run.bytes += side.bytes[q];
+  }
+  if (run.elements > 0) return move(run);
+  return std::nullopt;
+}
+
+// The blocks of `side` in the user's `buffer` -> one after another in `out`.
+MaybeFailure pack_side(const void* buffer, MPI_Datatype type, const DatatypeLayout& layout, const SideLayout& side,
+                       std::byte* out, MPI_Comm comm) {
+  return for_each_run(side, [&](const Run& run) -> MaybeFailure {
+    const char* from = static_cast<const char*>(buffer) + static_cast<MPI_Aint>(run.displ) * layout.extent;
+    if (layout.plain_bytes) {
+      std::memcpy(out + run.offset, from, run.bytes);
+      return std::nullopt;
+    }
+    return pack(from, run.elements, type, layout, out + run.offset, comm);
+  });
+}
+
+MaybeFailure unpack_side(const std::byte* in, MPI_Datatype type, const DatatypeLayout& layout, const SideLayout& side,
+                         void* buffer, MPI_Comm comm) {
+  return for_each_run(side, [&](const Run& run) -> MaybeFailure {
+    char* to = static_cast<char*>(buffer) + static_cast<MPI_Aint>(run.displ) * layout.extent;
+    return unpack(in + run.offset, run.elements, type, layout, to, comm);
+  });
+}
+
+}  // namespace
+
+MaybeFailure StagedBuffers::stage_in(const CallArguments& a, const CheckedCall& call, std::size_t scratch_bytes,
+                                     MPI_Comm comm) {
+  const double bandwidth = call.settings.copy_bandwidth;
+  if (call.send.staged) {
+    // alltoall(v) in place sends the receive buffer's blocks, copied out before any arrive.
+    const bool mirror = call.in_place && !is_rooted(call.operation);
+    const SideArguments& source = mirror ? a.recv : a.send;
+    send_copy_ = allocate_uninitialised(call.send.total);
+    if (auto failure = pack_side(source.buffer, source.type, call.send_type, call.send, send_copy_.get(), comm)) {
       return failure;
     }
-    charge_local_copy(buffer_bytes, bandwidth);
+    charge_local_copy(call.send.total, bandwidth);
     bytes_.send = send_copy_.get();
-  } else if (call.send_layout.plain_bytes) {
-    bytes_.send = static_cast<const std::byte*>(a.sendbuf);
-  } else {
-    send_copy_ = allocate_uninitialised(buffer_bytes);
-    if (auto failure = pack(a.sendbuf, p * static_cast<std::size_t>(a.sendcount), a.sendtype, call.send_layout,
-                            send_copy_.get(), comm)) {
-      return failure;
-    }
-    charge_local_copy(buffer_bytes, bandwidth);
-    bytes_.send = send_copy_.get();
+  } else if (call.send.total > 0) {
+    bytes_.send = static_cast<const std::byte*>(a.send.buffer);
   }
 
-  if (call.recv_layout.plain_bytes) {
-    bytes_.recv = static_cast<std::byte*>(a.recvbuf);
-  } else {
-    recv_staging_ = allocate_uninitialised(buffer_bytes);
+  if (call.recv.staged) {
+    recv_staging_ = allocate_uninitialised(call.recv.total);
     bytes_.recv = recv_staging_.get();
+  } else if (call.recv.total > 0) {
+    bytes_.recv = static_cast<std::byte*>(const_cast<void*>(a.recv.buffer));
   }
   scratch_ = allocate_uninitialised(scratch_bytes);
   bytes_.scratch = scratch_.get();
   return std::nullopt;
 }
 
-MaybeFailure StagedBuffers::stage_out(const AlltoallArguments& a, const CheckedAlltoall& call, MPI_Comm comm) {
+MaybeFailure StagedBuffers::stage_out(const CallArguments& a, const CheckedCall& call, MPI_Comm comm) {
   if (recv_staging_ == nullptr) return std::nullopt;
-  const std::size_t p = static_cast<std::size_t>(call.problem.size);
-  if (auto failure = unpack(recv_staging_.get(), p * static_cast<std::size_t>(a.recvcount), a.recvtype,
-                            call.recv_layout, a.recvbuf, comm)) {
+  void* recvbuf = const_cast<void*>(a.recv.buffer);
+  if (auto failure = unpack_side(recv_staging_.get(), a.recv.type, call.recv_type, call.recv, recvbuf, comm)) {
     return failure;
   }
-  charge_local_copy(p * call.block_bytes, call.settings.copy_bandwidth);
+  charge_local_copy(call.recv.total, call.settings.copy_bandwidth);
   return std::nullopt;
 }
 

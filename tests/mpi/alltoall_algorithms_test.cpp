@@ -1,7 +1,9 @@
 // Every algorithm of the registry against MPI_Alltoall on MPI_COMM_WORLD: MPI_INT blocks of
 // 0, 1, 3, 1000 and 100000 elements, the C API, repeated calls (cached plans), MPI_IN_PLACE,
 // and group-shuffle at several group widths.
+#include <algorithm>
 #include <set>
+#include <string>
 
 #include "mpi_test_support.hpp"
 #include "topocoll/topocoll.h"
@@ -94,7 +96,7 @@ TEST_F(KnobsAndDefaults, GroupShuffleAtSeveralWidths) {
     for (const std::size_t count : {std::size_t{1}, std::size_t{1000}}) {
       if (!applies(group_shuffle, p, count * sizeof(int), width)) continue;
       AlltoallOptions options = options_for("group-shuffle");
-      options.group_width = width;
+      options.group_shuffle.group_width = width;
       SCOPED_TRACE("group width " + std::to_string(width));
       expect_matches_reference(count, options);
     }
@@ -102,13 +104,22 @@ TEST_F(KnobsAndDefaults, GroupShuffleAtSeveralWidths) {
 }
 
 TEST_F(KnobsAndDefaults, DefaultAlgorithmIsPairwise) {
-  EXPECT_EQ(AlltoallOptions{}.algorithm, "pairwise");
+  EXPECT_EQ(CollectiveOptions{}.algorithm, "");  // the operation's default
+  EXPECT_EQ(default_algorithm(Operation::alltoall), "pairwise");
   const int count = 5;
   std::vector<int> send = make_send_blocks(MPI_COMM_WORLD, count);
   std::vector<int> result(send.size(), kCanary);
   const int rc = topocoll_alltoall(send.data(), count, MPI_INT, result.data(), count, MPI_INT, MPI_COMM_WORLD,
                                    nullptr);
   EXPECT_EQ(rc, MPI_SUCCESS) << topocoll_error_message();
+  EXPECT_TRUE(same_elements(result, expected_receive_blocks(MPI_COMM_WORLD, count), count));
+  std::string chosen;
+  CollectiveOptions defaults;
+  defaults.chosen_algorithm = &chosen;
+  std::fill(result.begin(), result.end(), kCanary);
+  EXPECT_EQ(alltoall(send.data(), count, MPI_INT, result.data(), count, MPI_INT, MPI_COMM_WORLD, defaults),
+            MPI_SUCCESS);
+  EXPECT_EQ(chosen, "pairwise");
   EXPECT_TRUE(same_elements(result, expected_receive_blocks(MPI_COMM_WORLD, count), count));
 }
 

@@ -92,7 +92,7 @@ TEST_F(AlltoallErrors, ByteCountOverflowIsACountError) {
   MPI_Type_commit(&huge);
   const int count = 1 << 30;
   expect_error(run(options_for("direct"), count, count, huge, huge), MPI_ERR_COUNT,
-               "the send count (1073741824) times its type's size (17179869184 bytes) exceeds the address space");
+               "the receive count (1073741824) times its type's size (17179869184 bytes) exceeds the address space");
   const int p = size_of(comm_);
   std::vector<int> counts(static_cast<std::size_t>(p), count), displs(static_cast<std::size_t>(p), 0);
   expect_error(alltoallv(send_.data(), counts.data(), displs.data(), huge, recv_.data(), counts.data(), displs.data(),
@@ -125,7 +125,7 @@ TEST_F(AlltoallErrors, OverlappingGappedReceiveBlocksAreRejected) {
 
 TEST_F(AlltoallErrors, AlgorithmThatDoesNotApply) {
   AlltoallOptions options = options_for("group-shuffle");
-  options.group_width = 0;
+  options.group_shuffle.group_width = 0;
   expect_error(run(options), MPI_ERR_ARG, "does not apply");
   const Algorithm& group_shuffle = *find_algorithm(Operation::alltoall, "group-shuffle");
   const std::string reason =
@@ -141,7 +141,7 @@ TEST_F(AlltoallErrors, BadOptions) {
   options.copy_bandwidth = -5.0;
   expect_error(run(options), MPI_ERR_ARG, "copy_bandwidth");
   options.copy_bandwidth = 0.0;
-  options.stripes = -2;
+  options.overlap.stripes = -2;
   expect_error(run(options), MPI_ERR_ARG, "stripes");
 }
 

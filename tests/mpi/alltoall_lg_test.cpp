@@ -86,10 +86,10 @@ TEST_F(Lg, PipelinedUnderAScratchCap) {
   const int p = size_of(MPI_COMM_WORLD);
   if (p < 2) GTEST_SKIP();
   AlltoallOptions options = lg_on("clusters:" + std::to_string(p / 2) + "," + std::to_string(p - p / 2));
-  options.max_scratch_bytes = 64 * 1024;
+  options.lg.max_scratch_bytes = 64 * 1024;
   expect_exact(MPI_COMM_WORLD, 100000, options);  // 400 KB blocks through 64 KiB of scratch
-  options.max_scratch_bytes = 0;
-  options.segment_bytes = 1000;  // pieces that cut through ints: bytes, not elements, are cut
+  options.lg.max_scratch_bytes = 0;
+  options.lg.segment_bytes = 1000;  // pieces that cut through ints: bytes, not elements, are cut
   expect_exact(MPI_COMM_WORLD, 1001, options);
 }
 

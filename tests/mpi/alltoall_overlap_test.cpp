@@ -70,7 +70,7 @@ TEST_F(Overlap, StripedBlocksMatchMpiAlltoall) {
     for (int n1 : {1, p / 2}) {
       if (n1 < 1) continue;
       AlltoallOptions options = overlap_on("clusters:" + std::to_string(n1) + "," + std::to_string(p - n1));
-      options.stripes = stripes;
+      options.overlap.stripes = stripes;
       for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{1001}}) {
         expect_exact(count, options);
       }

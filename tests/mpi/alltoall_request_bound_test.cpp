@@ -23,7 +23,7 @@ BoundedRun run_bounded(const std::string& algorithm, int max_requests, int count
   options.algorithm = algorithm;
   options.max_requests = max_requests;
   options.topology = topology;
-  options.stripes = stripes;
+  options.overlap.stripes = stripes;
   std::vector<int> send = make_send_blocks(MPI_COMM_WORLD, static_cast<std::size_t>(count));
   std::vector<int> result(send.size(), kCanary);
   BoundedRun run;

@@ -89,7 +89,7 @@ TEST_F(Alltoallv, TopologyAwareMatchMpiAlltoallv) {
     if (p >= 3) expect_matches(MPI_COMM_WORLD, with(name, "clusters:1,1," + std::to_string(p - 2)), true);
   }
   AlltoallOptions striped = with("overlap", "clusters:" + std::to_string(p / 2) + "," + std::to_string(p - p / 2));
-  striped.stripes = 3;
+  striped.overlap.stripes = 3;
   expect_matches(MPI_COMM_WORLD, striped, false);
   expect_matches(MPI_COMM_WORLD, striped, true);
 }

@@ -76,7 +76,7 @@ std::vector<Probe> probes(int p) {
   list.push_back({"algorithm name of 1 MB", MPI_ERR_ARG, plain(with(std::string(1 << 20, 'x')))});
   {
     AlltoallOptions options = with("group-shuffle");
-    options.group_width = 0;
+    options.group_shuffle.group_width = 0;
     list.push_back({"algorithm that does not apply", MPI_ERR_ARG, plain(options)});
   }
   {

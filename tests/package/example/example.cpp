@@ -25,9 +25,9 @@ int main(int argc, char** argv) {
   for (int to = 0; to < size; ++to)
     for (int k = 0; k < count; ++k) send[to * count + k] = rank + 0.5 * to + 0.01 * k;
 
-  topocoll::AlltoallOptions options;
+  topocoll::CollectiveOptions options;
   options.algorithm = "group-shuffle";
-  options.group_width = 2;
+  options.group_shuffle.group_width = 2;
   int failures = 0;
   if (topocoll::alltoall(send.data(), count, MPI_DOUBLE, recv.data(), count, MPI_DOUBLE, half, options) != MPI_SUCCESS) {
     ++failures;

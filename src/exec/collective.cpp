@@ -1,0 +1,169 @@
+#include "exec/collective.hpp"
+
+#include <memory>
+#include <new>
+#include <optional>
+#include <string>
+
+#include "exec/algorithm_setup.hpp"
+#include "exec/auto_choice.hpp"
+#include "exec/block_size_exchange.hpp"
+#include "exec/call_checks.hpp"
+#include "exec/comm_state.hpp"
+#include "exec/error_report.hpp"
+#include "exec/execution_plan.hpp"
+#include "exec/executor.hpp"
+#include "exec/mpi_handles.hpp"
+#include "exec/native_call.hpp"
+#include "exec/staging.hpp"
+
+namespace topocoll::exec {
+
+namespace {
+
+// What this rank knows of the blocks of the call, for the algorithm's plan: alltoall's are
+// implied by the block size; the v forms' come from the rank's own arguments plus the sizes
+// it is told; scatter's and gather's every rank can work out.
+struct CallBlocks {
+  std::optional<RootedBlocks> uniform_rooted;
+  std::optional<LocalBlocks> local;
+
+  void attach(CheckedCall& call) {
+    const Operation op = call.operation;
+    if (op == Operation::alltoall) return;
+    if (!is_variable(op)) {
+      const auto flow = flows_from_root(op) ? RootedBlocks::Flow::from_root : RootedBlocks::Flow::to_root;
+      uniform_rooted.emplace(RootedBlocks::uniform(flow, call.problem.root, call.problem.size, call.block_bytes));
+    }
+    local.emplace(call.rank, call.send, call.recv, uniform_rooted ? &*uniform_rooted : nullptr);
+    call.problem.blocks = &*local;
+  }
+};
+
+MaybeFailure check_applies(const CheckedCall& call) {
+  const Applicability applicability = call.algorithm->supports(call.problem);
+  if (applicability.ok) return std::nullopt;
+  return Failure{MPI_ERR_ARG,
+                 "algorithm '" + std::string(call.algorithm->name) + "' does not apply: " + applicability.reason};
+}
+
+std::size_t bytes_sent(const CheckedCall& call) {
+  std::size_t sent = 0;
+  for (std::size_t bytes : call.send.bytes) sent += bytes;
+  return sent;
+}
+
+MaybeFailure build_plan(const CheckedCall& call, ExecutionPlan& plan) {
+  const RankSchedule schedule = call.algorithm->build(call.problem, call.rank);
+  if (auto failure = build_execution_plan(schedule, call.send.total, call.recv.total, plan)) {
+    failure->message = "the " + std::string(call.algorithm->name) + " schedule is invalid: " + failure->message;
+    return failure;
+  }
+  return std::nullopt;
+}
+
+// The uniform operations' plans are cached per communicator; the v forms build theirs for
+// the call's sizes, after learning those their algorithm asks for (`scratch` holds it).
+MaybeFailure find_or_build_plan(CommState& state, CheckedCall& call, LocalBlocks* blocks, MPI_Comm private_comm,
+                                int size_tag, ExecutionPlan& scratch, const ExecutionPlan*& plan) {
+  if (is_variable(call.operation)) {
+    if (auto failure = exchange_block_sizes(*call.algorithm, call.problem, call.rank, call.send, *blocks,
+                                            private_comm, size_tag)) {
+      return failure;
+    }
+    plan = &scratch;
+    return build_plan(call, scratch);
+  }
+  PlanKey key{call.operation, call.problem.root, call.in_place && is_rooted(call.operation),
+              std::string(call.algorithm->name), call.block_bytes, call.problem.knobs,
+              call.algorithm->needs_topology ? call.topology_spec : std::string()};
+  plan = state.plans().find(key);
+  if (plan != nullptr) return std::nullopt;
+  auto built = std::make_unique<ExecutionPlan>();
+  if (auto failure = build_plan(call, *built)) return failure;
+  plan = state.plans().insert(std::move(key), std::move(built));
+  return std::nullopt;
+}
+
+MaybeFailure run_schedule(const CallArguments& arguments, CheckedCall& call, CallBlocks& blocks) {
+  CommState* state = nullptr;
+  if (auto failure = find_comm_state(arguments.comm, state)) return failure;
+  const CallTags tags = state->next_call_tags();
+  MPI_Comm private_comm = MPI_COMM_NULL;
+  if (call.auto_select) {
+    if (auto failure = state->private_comm(private_comm)) return failure;
+    if (auto failure = resolve_auto(*state, call, private_comm, bytes_sent(call))) return failure;
+    if (!call.algorithm->needs_topology) {
+      if (auto failure = check_applies(call)) return failure;
+    }
+  }
+  // The first call on a communicator discovers its topology, then duplicates it: collective
+  // steps, in the same order on every rank.
+  if (auto failure = attach_topology(*state, call)) return failure;
+  if (auto failure = state->private_comm(private_comm)) return failure;
+  ExecutionPlan per_call;
+  const ExecutionPlan* plan = nullptr;
+  LocalBlocks* local = blocks.local ? &*blocks.local : nullptr;
+  if (auto failure = find_or_build_plan(*state, call, local, private_comm, tags.block_sizes, per_call, plan)) {
+    return failure;
+  }
+  StagedBuffers buffers;
+  if (auto failure = buffers.stage_in(arguments, call, plan->scratch_bytes, private_comm)) return failure;
+  if (auto failure = execute_plan(*plan, buffers.bytes(), private_comm, tags.schedule, call.settings)) return failure;
+  return buffers.stage_out(arguments, call, private_comm);
+}
+
+int run_checked(const CallArguments& arguments, const CollectiveOptions& options) {
+  const std::string op(to_string(arguments.operation));
+  if (!mpi_is_active()) {
+    return report_failure(arguments.comm, Failure{MPI_ERR_OTHER, op + ": called before MPI_Init or after MPI_Finalize"});
+  }
+  CheckedCall call;
+  CallBlocks blocks;
+  MaybeFailure failure = check_call(arguments, options, call);
+  if (!failure) {
+    blocks.attach(call);
+    // Whether an algorithm that needs no topology applies is known now, before any communication.
+    if (call.algorithm != nullptr && !call.native && !call.algorithm->needs_topology) failure = check_applies(call);
+  }
+  if (failure) {
+    failure->message = op + ": " + failure->message;
+    return report_failure(arguments.comm, *failure);
+  }
+  // By MPI's matching signatures every rank has nothing to move: nothing to do.
+  if (!is_variable(call.operation) && call.block_bytes == 0) return MPI_SUCCESS;
+  if (call.native) {
+    const int rc = call_native(arguments);
+    if (rc != MPI_SUCCESS) {
+      const std::string what = op + " (native): " + native_call_name(arguments.operation);
+      record_failure(mpi_call_failure(what.c_str(), rc));
+    }
+    if (rc == MPI_SUCCESS && options.chosen_algorithm != nullptr) *options.chosen_algorithm = "native";
+    return rc;
+  }
+  call.topology_spec = topology_spec_of(options);
+  call.calibration_path = calibration_path_of(options);
+  if (auto run_failure = run_schedule(arguments, call, blocks)) {
+    const std::string requested =
+        options.algorithm.empty() ? std::string(default_algorithm(arguments.operation)) : options.algorithm;
+    run_failure->message = op + " (" + requested + "): " + run_failure->message;
+    return report_failure(arguments.comm, *run_failure);
+  }
+  if (options.chosen_algorithm != nullptr) *options.chosen_algorithm = call.algorithm->name;
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+int run_collective(const CallArguments& arguments, const CollectiveOptions& options) {
+  const std::string op(to_string(arguments.operation));
+  try {
+    return run_checked(arguments, options);
+  } catch (const std::bad_alloc&) {
+    return report_failure(arguments.comm, Failure{MPI_ERR_NO_MEM, op + ": out of memory"});
+  } catch (const std::exception& e) {
+    return report_failure(arguments.comm, Failure{MPI_ERR_INTERN, op + ": " + e.what()});
+  }
+}
+
+}  // namespace topocoll::exec

@@ -1,0 +1,14 @@
+// The MPI library's own implementation of a call (the `native` algorithm), with the user's
+// arguments as they came.
+#pragma once
+
+#include "exec/call.hpp"
+
+namespace topocoll::exec {
+
+// MPI_Alltoall, MPI_Alltoallv, MPI_Scatter, MPI_Gather, MPI_Scatterv or MPI_Gatherv; its code.
+int call_native(const CallArguments& arguments);
+// "MPI_Alltoall" ...
+const char* native_call_name(Operation operation);
+
+}  // namespace topocoll::exec
