@@ -56,6 +56,12 @@ struct CollectiveOptions {
     // the cost model.
     int stripes = 0;
   } overlap;
+  struct Topo {
+    // Scatter and gather `topo`: bit l set makes phase l a star (its leader talks to every
+    // member at once) rather than a binomial tree; phase 0 is the outermost level, the last
+    // phase runs inside the innermost groups.
+    unsigned linear_phases = 0;
+  } topo;
 };
 
 // The name the options had when alltoall was the only operation (before 0.2, the algorithm

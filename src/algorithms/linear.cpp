@@ -10,14 +10,7 @@
 
 namespace topocoll {
 
-Applicability supports_linear(const Problem& problem) {
-  if (!is_rooted(problem.operation)) return {false, "linear is a scatter and gather algorithm"};
-  if (problem.blocks == nullptr) return {false, "a rooted problem needs its layout (the root's blocks)"};
-  if (problem.root < 0 || problem.root >= problem.size) {
-    return {false, "root " + std::to_string(problem.root) + " is not a rank of " + std::to_string(problem.size)};
-  }
-  return {};
-}
+Applicability supports_linear(const Problem& problem) { return supports_rooted(problem, "linear"); }
 
 namespace {
 

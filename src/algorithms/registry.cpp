@@ -59,10 +59,24 @@ constexpr Algorithm kLinear{.name = "linear",
                             .summary = "the root sends (scatter) or receives (gather) every block itself, all at once",
                             .supports = supports_linear,
                             .plan = plan_linear};
+constexpr Algorithm kBinomial{.name = "binomial",
+                              .summary = "binomial tree over ranks relative to the root, each subtree's blocks in one "
+                                         "message (the MPI libraries' default)",
+                              .supports = supports_binomial,
+                              .plan = plan_binomial,
+                              .sizes_from = binomial_sizes_from};
+constexpr Algorithm kTopo{.name = "topo",
+                          .summary = "leaders per topology level: each group's blocks through its leader, one "
+                                     "aggregated message per sub-group, level by level",
+                          .supports = supports_topo,
+                          .plan = plan_topo,
+                          .needs_topology = true,
+                          .sizes_from = topo_sizes_from,
+                          .describe_knobs = describe_topo_knobs};
 constexpr Algorithm kNativeRooted{.name = "native", .summary = "the MPI library's own algorithm", .supports = always};
 
 constexpr std::array kTotalExchange = {kDirect, kShift, kPairwise, kGroupShuffle, kBruck, kLg, kOverlap, kNativeAlltoall};
-constexpr std::array kRooted = {kLinear, kNativeRooted};
+constexpr std::array kRooted = {kLinear, kBinomial, kTopo, kNativeRooted};
 
 }  // namespace
 

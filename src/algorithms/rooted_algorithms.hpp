@@ -4,6 +4,10 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "algorithms/problem.hpp"
 #include "algorithms/round_plan.hpp"
@@ -11,7 +15,20 @@
 
 namespace topocoll {
 
+// What every scatter and gather algorithm asks of a problem: a rooted operation, its layout, a
+// root among the ranks. `name` names the algorithm in the reasons.
+Applicability supports_rooted(const Problem& problem, std::string_view name);
+
 Applicability supports_linear(const Problem& problem);
 std::unique_ptr<RoundPlan> plan_linear(const Problem& problem);
+
+Applicability supports_binomial(const Problem& problem);
+std::unique_ptr<RoundPlan> plan_binomial(const Problem& problem);
+std::vector<std::pair<int, int>> binomial_sizes_from(const Problem& problem, int rank, int peer);
+
+Applicability supports_topo(const Problem& problem);
+std::unique_ptr<RoundPlan> plan_topo(const Problem& problem);
+std::vector<std::pair<int, int>> topo_sizes_from(const Problem& problem, int rank, int peer);
+std::string describe_topo_knobs(const AlgorithmKnobs& knobs);
 
 }  // namespace topocoll

@@ -17,7 +17,7 @@ PointToPoint sizes_message(PointToPoint::Direction direction, std::vector<std::u
 }  // namespace
 
 MaybeFailure exchange_block_sizes(const Algorithm& algorithm, const Problem& problem, int rank,
-                                  const SideLayout& send, LocalBlocks& blocks, MPI_Comm comm, int tag) {
+                                  LocalBlocks& blocks, MPI_Comm comm, int tag) {
   if (algorithm.sizes_from == nullptr) return std::nullopt;
   const int p = problem.size;
   std::vector<std::vector<std::pair<int, int>>> wanted(static_cast<std::size_t>(p));
@@ -30,9 +30,8 @@ MaybeFailure exchange_block_sizes(const Algorithm& algorithm, const Problem& pro
       incoming[peer].resize(wanted[peer].size());
       window.post(sizes_message(PointToPoint::Direction::receive, incoming[peer], peer));
     }
-    for (const auto& [src, dst] : algorithm.sizes_from(problem, peer, rank)) {
-      outgoing[peer].push_back(send.bytes.at(static_cast<std::size_t>(dst)));
-    }
+    // A size this rank holds: of a block it sends, or (the root of gatherv) one it receives.
+    for (const auto& [src, dst] : algorithm.sizes_from(problem, peer, rank)) outgoing[peer].push_back(blocks.bytes(src, dst));
     if (!outgoing[peer].empty()) window.post(sizes_message(PointToPoint::Direction::send, outgoing[peer], peer));
   }
   if (auto failure = window.wait_all()) return failure;

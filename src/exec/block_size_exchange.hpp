@@ -1,6 +1,6 @@
-// Alltoallv: before building its schedule, each rank learns the sizes of the blocks its
-// algorithm makes it handle without owning them (lg's collectors: Algorithm::
-// sizes_from), from the ranks that send those blocks. Point-to-point on the private
+// The v forms: before building its schedule, each rank learns the sizes of the blocks its
+// algorithm makes it handle without owning them (Algorithm::sizes_from: lg's collectors,
+// the inner ranks of a scatter or gather tree), from the ranks that hold those sizes. Point-to-point on the private
 // communicator, with the call's own tag for it; only between ranks that have something to say.
 #pragma once
 
@@ -13,6 +13,6 @@
 namespace topocoll::exec {
 
 MaybeFailure exchange_block_sizes(const Algorithm& algorithm, const Problem& problem, int rank,
-                                  const SideLayout& send, LocalBlocks& blocks, MPI_Comm comm, int tag);
+                                  LocalBlocks& blocks, MPI_Comm comm, int tag);
 
 }  // namespace topocoll::exec

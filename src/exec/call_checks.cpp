@@ -225,6 +225,7 @@ AlgorithmKnobs knobs_of(const CollectiveOptions& options) {
   knobs.max_scratch_bytes = options.lg.max_scratch_bytes;
   knobs.segment_bytes = options.lg.segment_bytes;
   knobs.stripes = options.overlap.stripes;
+  knobs.topo_linear_phases = options.topo.linear_phases;
   return knobs;
 }
 

@@ -67,7 +67,7 @@ MaybeFailure build_plan(const CheckedCall& call, ExecutionPlan& plan) {
 MaybeFailure find_or_build_plan(CommState& state, CheckedCall& call, LocalBlocks* blocks, MPI_Comm private_comm,
                                 int size_tag, ExecutionPlan& scratch, const ExecutionPlan*& plan) {
   if (is_variable(call.operation)) {
-    if (auto failure = exchange_block_sizes(*call.algorithm, call.problem, call.rank, call.send, *blocks,
+    if (auto failure = exchange_block_sizes(*call.algorithm, call.problem, call.rank, *blocks,
                                             private_comm, size_tag)) {
       return failure;
     }

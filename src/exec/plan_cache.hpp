@@ -1,7 +1,8 @@
 // The ExecutionPlans of one communicator, keyed by what a schedule depends on besides p and
 // the rank: operation, root, layout (block bytes, a root's block left in place), algorithm
-// and knobs. Only the uniform operations are cached (the v forms' sizes change per call). Small and least-recently-used, so that a
-// program sweeping many sizes does not keep every plan (and its datatypes) alive.
+// and knobs. Only the uniform operations are cached (the v forms' sizes change per call).
+// Small and least-recently-used, so that a program sweeping many sizes does not keep every
+// plan (and its datatypes) alive.
 #pragma once
 
 #include <compare>

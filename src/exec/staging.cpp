@@ -23,7 +23,8 @@ template <typename MoveRun>
 MaybeFailure for_each_run(const SideLayout& side, MoveRun&& move) {
   Run run;
   for (std::size_t q = 0; q < side.elements.size(); ++q) {
-    if (side.elements[q] == 0) continue;  // nothing there (or a root's block left in place)
+    // Nothing there: no elements (or a root's block left in place), or a type of size zero.
+    if (side.elements[q] == 0 || side.bytes[q] == 0) continue;
     const bool extends = run.elements > 0 && side.displs[q] == run.displ + run.elements &&
                          side.offset[q] == run.offset + run.bytes;
     if (!extends) {

@@ -8,16 +8,20 @@
 
 #include <string>
 
+#include "schedule/operation.hpp"
+
 namespace topocoll::interpose {
 
 enum class Note : unsigned {
-  alltoall_by_topocoll = 1u << 0,
-  alltoall_by_mpi = 1u << 1,
-  alltoallv_by_mpi = 1u << 2,
-  configuration_error = 1u << 3,
-  internal_error = 1u << 4,
-  alltoallv_by_topocoll = 1u << 5,
+  configuration_error = 1u << 0,
+  internal_error = 1u << 1,
+  // Then two bits per operation: answered by topocoll, answered by the MPI library (answer_note).
 };
+
+// The note that says who answered `operation`.
+constexpr Note answer_note(Operation operation, bool by_topocoll) {
+  return static_cast<Note>(1u << (2 + 2 * static_cast<unsigned>(operation) + (by_topocoll ? 0u : 1u)));
+}
 
 enum class Speakers { rank_zero, every_rank };
 

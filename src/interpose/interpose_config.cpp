@@ -1,51 +1,51 @@
-// Parsing the TOPOCOLL_* variables: algorithm names are checked against the registry, and
-// the first bad value becomes the error every call reports.
+// Parsing the TOPOCOLL_* variables: algorithm names are checked against the operation's
+// registry, and the first bad value becomes the error every call reports.
 #include "interpose/interpose_config.hpp"
 
+#include <cctype>
 #include <cstdlib>
 #include <string_view>
 
-#include "schedule/block_map.hpp"
 #include "algorithms/registry.hpp"
+#include "schedule/block_map.hpp"
 
 namespace topocoll::interpose {
 
 namespace {
 
-std::string value_of(const EnvironmentLookup& lookup, const char* name) {
-  const char* value = lookup(name);
+std::string value_of(const EnvironmentLookup& lookup, const std::string& name) {
+  const char* value = lookup(name.c_str());
   return value == nullptr ? std::string() : std::string(value);
 }
 
-// The names a variable accepts: the registry's (for alltoallv, those that take blocks of
-// different sizes), and auto.
-std::string valid_names(bool variable) {
+// The names a variable accepts: the operation's registry (for alltoallv, those that take
+// blocks of different sizes), and auto for the operations auto chooses for.
+std::string valid_names(Operation operation) {
   const KnownBlocks one_block(std::vector<std::vector<std::size_t>>{{1}});
   std::string names;
-  const Operation operation = variable ? Operation::alltoallv : Operation::alltoall;
   for (const Algorithm& a : algorithms_for(operation)) {
-    if (variable && a.has_schedule() && !a.needs_topology &&
+    if (operation == Operation::alltoallv && a.has_schedule() && !a.needs_topology &&
         !a.supports({1, 0, nullptr, {}, &one_block, operation}).ok) {
       continue;
     }
     names += std::string(names.empty() ? "" : ", ") + std::string(a.name);
   }
-  return names + ", auto";
+  return is_rooted(operation) ? names : names + ", auto";
 }
 
-// `variable_name` is TOPOCOLL_ALLTOALL or TOPOCOLL_ALLTOALLV.
-std::string parse_choice(const char* variable_name, const std::string& value, bool variable,
-                         const std::string& calibration, AlltoallChoice& choice) {
-  choice.requested = value.empty() ? "auto" : value;
-  if (choice.requested == "auto") {
+std::string parse_choice(Operation operation, const std::string& value, const std::string& calibration,
+                         OperationChoice& choice) {
+  choice.defaulted = value.empty();
+  choice.requested = !value.empty() ? value : is_rooted(operation) ? "native" : "auto";
+  if (choice.requested == "auto" && !is_rooted(operation)) {
     choice.algorithm = calibration.empty() ? kAutoStandIn : "auto";
     return {};
   }
-  const std::string names = valid_names(variable);
+  const std::string names = valid_names(operation);
   const std::string padded = ", " + names + ",";
   if (padded.find(", " + choice.requested + ",") == std::string::npos) {
-    return std::string(variable_name) + "='" + value + "' is not an " + (variable ? "alltoallv" : "alltoall") +
-           " algorithm; valid names: " + names;
+    return variable_of(operation) + "='" + value + "' is not " + (is_rooted(operation) ? "a " : "an ") +
+           std::string(to_string(operation)) + " algorithm; valid names: " + names;
   }
   choice.algorithm = choice.requested;
   return {};
@@ -65,17 +65,23 @@ std::string parse_verbose(const std::string& value, bool& verbose) {
 
 }  // namespace
 
+std::string variable_of(Operation operation) {
+  std::string name = "TOPOCOLL_" + std::string(to_string(operation));
+  for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return name;
+}
+
 InterposeConfig parse_interpose_config(const EnvironmentLookup& lookup) {
   InterposeConfig config;
   config.topology = value_of(lookup, "TOPOCOLL_TOPOLOGY");
   config.calibration = value_of(lookup, "TOPOCOLL_CALIBRATION");
-  for (const std::string& error : {parse_choice("TOPOCOLL_ALLTOALL", value_of(lookup, "TOPOCOLL_ALLTOALL"), false,
-                                                config.calibration, config.alltoall),
-                                   parse_choice("TOPOCOLL_ALLTOALLV", value_of(lookup, "TOPOCOLL_ALLTOALLV"), true,
-                                                config.calibration, config.alltoallv),
-                                   parse_verbose(value_of(lookup, "TOPOCOLL_VERBOSE"), config.verbose)}) {
+  for (Operation operation : kOperations) {
+    const std::string error = parse_choice(operation, value_of(lookup, variable_of(operation)), config.calibration,
+                                           config.choice(operation));
     if (config.error.empty()) config.error = error;
   }
+  const std::string verbose_error = parse_verbose(value_of(lookup, "TOPOCOLL_VERBOSE"), config.verbose);
+  if (config.error.empty()) config.error = verbose_error;
   return config;
 }
 

@@ -1,11 +1,15 @@
-// What the preloadable library is asked to do, from the environment: TOPOCOLL_ALLTOALL,
-// TOPOCOLL_ALLTOALLV, TOPOCOLL_TOPOLOGY, TOPOCOLL_CALIBRATION and TOPOCOLL_VERBOSE. Parsed by a pure function (the
-// environment is a lookup passed in, so tests need not touch the process's), and read from
-// the process environment exactly once, at the first interposed call.
+// What the preloadable library is asked to do, from the environment: one variable per
+// interposed operation (TOPOCOLL_ALLTOALL, TOPOCOLL_ALLTOALLV, TOPOCOLL_SCATTER,
+// TOPOCOLL_GATHER, TOPOCOLL_SCATTERV, TOPOCOLL_GATHERV), and TOPOCOLL_TOPOLOGY,
+// TOPOCOLL_CALIBRATION and TOPOCOLL_VERBOSE. Parsed by a pure function (the environment is a
+// lookup passed in, so tests need not touch the process's), and read from the process
+// environment exactly once, at the first interposed call.
 #pragma once
 
 #include <functional>
 #include <string>
+
+#include "schedule/operation.hpp"
 
 namespace topocoll::interpose {
 
@@ -14,23 +18,45 @@ namespace topocoll::interpose {
 // size, one partner per round, so bounded requests in flight), and verbose says so.
 inline constexpr const char* kAutoStandIn = "pairwise";
 
-struct AlltoallChoice {
-  std::string requested = "auto";  // the variable's value ("auto" when unset or empty)
-  std::string algorithm;           // the registry name that runs, or "native"
+// What one operation's variable asks for. Unset or empty: `auto` for alltoall and alltoallv;
+// `native` for scatter, gather and their v forms (a program that preloads the library for its
+// all-to-all keeps its MPI library's scatter and gather unless it asks).
+struct OperationChoice {
+  std::string requested;  // the variable's value, or the operation's default when unset
+  std::string algorithm;  // the registry name that runs, or "native"
+  bool defaulted = false;  // the variable was unset or empty
   bool native() const { return algorithm == "native"; }
 };
 
 struct InterposeConfig {
-  AlltoallChoice alltoall;   // TOPOCOLL_ALLTOALL
-  AlltoallChoice alltoallv;  // TOPOCOLL_ALLTOALLV
-  std::string calibration;   // TOPOCOLL_CALIBRATION (for auto)
-  std::string topology;  // TOPOCOLL_TOPOLOGY (empty: the library's default)
-  bool verbose = false;  // TOPOCOLL_VERBOSE=1
+  OperationChoice alltoall, alltoallv, scatter, gather, scatterv, gatherv;
+  std::string calibration;  // TOPOCOLL_CALIBRATION (for auto)
+  std::string topology;     // TOPOCOLL_TOPOLOGY (empty: the library's default)
+  bool verbose = false;     // TOPOCOLL_VERBOSE=1
   // Non-empty when a variable has a value the library cannot use: the message names the
   // variable and the valid values, and every interposed call fails with it.
   std::string error;
   bool valid() const { return error.empty(); }
+  const OperationChoice& choice(Operation operation) const { return pick(*this, operation); }
+  OperationChoice& choice(Operation operation) { return pick(*this, operation); }
+
+ private:
+  template <typename Config>
+  static auto pick(Config& config, Operation operation) -> decltype((config.alltoall)) {
+    switch (operation) {
+      case Operation::alltoallv: return config.alltoallv;
+      case Operation::scatter: return config.scatter;
+      case Operation::gather: return config.gather;
+      case Operation::scatterv: return config.scatterv;
+      case Operation::gatherv: return config.gatherv;
+      case Operation::alltoall: break;
+    }
+    return config.alltoall;
+  }
 };
+
+// "TOPOCOLL_SCATTERV" for Operation::scatterv.
+std::string variable_of(Operation operation);
 
 // Returns the value of an environment variable, or null when unset (getenv's contract).
 using EnvironmentLookup = std::function<const char*(const char* name)>;

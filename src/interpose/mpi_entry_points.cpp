@@ -1,10 +1,11 @@
-// The profiling-interface entry points of libtopocoll-pmpi.so. MPI_Alltoall and MPI_Alltoallv
-// run the algorithm TOPOCOLL_ALLTOALL / TOPOCOLL_ALLTOALLV names through topocoll's public API,
-// or hand the call to PMPI_Alltoall(v) (native, intercommunicators, algorithms that do not
-// apply).
+// The profiling-interface entry points of libtopocoll-pmpi.so. MPI_Alltoall, MPI_Alltoallv,
+// MPI_Scatter, MPI_Gather, MPI_Scatterv and MPI_Gatherv run the algorithm their variable names
+// (TOPOCOLL_ALLTOALL, ..., TOPOCOLL_GATHERV) through topocoll's public API, or hand the call to
+// the MPI library's PMPI_ entry point (native, intercommunicators, algorithms that do not
+// apply). Every entry point takes the same path (interposed); each only says how to run it.
 //
 // No recursion: this file calls only PMPI_* for the MPI library's own collectives, and the
-// executor linked into this library reaches PMPI_Alltoall(v) too, never these definitions
+// executor linked into this library reaches the PMPI_ ones too, never these definitions
 // (see native_calls_of_the_executor.cpp).
 #include <mpi.h>
 
@@ -14,7 +15,8 @@
 #include <functional>
 #include <string>
 
-#include "interpose/alltoall_route.hpp"
+#include "exec/native_call.hpp"
+#include "interpose/call_route.hpp"
 #include "interpose/communicator_notes.hpp"
 #include "interpose/interpose_config.hpp"
 #include "topocoll/topocoll.h"
@@ -24,15 +26,15 @@ namespace topocoll::interpose {
 
 namespace {
 
-// One interposed entry point: its name, its variable, its notes, and the two ways to answer it.
+// One interposed entry point: its operation, and the two ways to answer it.
 struct EntryPoint {
-  const char* name;      // "MPI_Alltoall"
-  const char* variable;  // "TOPOCOLL_ALLTOALL"
-  const AlltoallChoice& choice;
-  Note by_topocoll;
-  Note by_mpi;
-  std::function<int(const AlltoallOptions&)> by_topocoll_run;
+  Operation operation;
+  std::function<int(const CollectiveOptions&)> by_topocoll_run;
   std::function<int()> by_mpi_run;
+
+  const char* name() const { return exec::native_call_name(operation); }  // "MPI_Alltoall"
+  std::string variable() const { return variable_of(operation); }         // "TOPOCOLL_ALLTOALL"
+  const OperationChoice& choice() const { return interpose_config().choice(operation); }
 };
 
 // Raises `code` through the communicator's handler (MPI_COMM_WORLD's for MPI_COMM_NULL, as
@@ -51,9 +53,9 @@ std::size_t block_bytes_of(int recvcount, MPI_Datatype recvtype) {
   return static_cast<std::size_t>(recvcount) * static_cast<std::size_t>(type_size);
 }
 
-AlltoallCall describe_call(MPI_Comm comm, bool variable, std::size_t block_bytes) {
-  AlltoallCall call;
-  call.variable = variable;
+CallShape describe_call(MPI_Comm comm, Operation operation, std::size_t block_bytes) {
+  CallShape call;
+  call.operation = operation;
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
   call.intercommunicator = inter != 0;
@@ -65,27 +67,28 @@ AlltoallCall describe_call(MPI_Comm comm, bool variable, std::size_t block_bytes
 void say_topocoll_answers(const InterposeConfig& config, const EntryPoint& op, MPI_Comm comm,
                           const std::string& algorithm) {
   if (!config.verbose) return;
-  std::string how = op.choice.requested;
-  if (op.choice.requested == "auto" && config.calibration.empty()) {
+  std::string how = op.choice().requested;
+  if (how == "auto" && config.calibration.empty()) {
     how = "auto, no TOPOCOLL_CALIBRATION: the default " + std::string(kAutoStandIn);
-  } else if (op.choice.requested == "auto") {
+  } else if (how == "auto") {
     how = "auto with TOPOCOLL_CALIBRATION=" + config.calibration;
   }
-  say_once(comm, op.by_topocoll, Speakers::rank_zero,
-           std::string(op.name) + " on " + describe_communicator(comm) + ": answered by topocoll, algorithm '" +
-               algorithm + "' (" + op.variable + "=" + how + ")");
+  say_once(comm, answer_note(op.operation, true), Speakers::rank_zero,
+           std::string(op.name()) + " on " + describe_communicator(comm) + ": answered by topocoll, algorithm '" +
+               algorithm + "' (" + op.variable() + "=" + how + ")");
 }
 
 void say_mpi_answers(const InterposeConfig& config, const EntryPoint& op, MPI_Comm comm, const std::string& reason) {
   if (!config.verbose) return;
-  const std::string why = reason.empty() ? std::string(op.variable) + "=native" : "not topocoll: " + reason;
-  say_once(comm, op.by_mpi, Speakers::rank_zero,
-           std::string(op.name) + " on " + describe_communicator(comm) + ": answered by the MPI library (P" +
-               op.name + "), " + why);
+  std::string why = "not topocoll: " + reason;
+  if (reason.empty()) why = op.variable() + (op.choice().defaulted ? " not set (the default: native)" : "=native");
+  say_once(comm, answer_note(op.operation, false), Speakers::rank_zero,
+           std::string(op.name()) + " on " + describe_communicator(comm) + ": answered by the MPI library (P" +
+               op.name() + "), " + why);
 }
 
 // Runs topocoll and says which algorithm answered (auto says what it chose).
-int run_by_topocoll(const InterposeConfig& config, const EntryPoint& op, MPI_Comm comm, AlltoallOptions options) {
+int run_by_topocoll(const InterposeConfig& config, const EntryPoint& op, MPI_Comm comm, CollectiveOptions options) {
   std::string chosen;
   options.chosen_algorithm = &chosen;
   const int rc = op.by_topocoll_run(options);
@@ -108,7 +111,7 @@ bool names_the_environment(const InterposeConfig& config, const std::string& mes
 // user's handler, printed as the executor would have printed it. (Another thread using the
 // same communicator meanwhile would see MPI_ERRORS_RETURN too.)
 int run_topology_aware(const InterposeConfig& config, const EntryPoint& op, MPI_Comm comm,
-                       const AlltoallOptions& options) {
+                       const CollectiveOptions& options) {
   MPI_Errhandler user_handler = MPI_ERRHANDLER_NULL;
   if (PMPI_Comm_get_errhandler(comm, &user_handler) != MPI_SUCCESS) {
     return run_by_topocoll(config, op, comm, options);
@@ -139,18 +142,19 @@ int run_topology_aware(const InterposeConfig& config, const EntryPoint& op, MPI_
   return rc;
 }
 
-int interposed(const EntryPoint& op, MPI_Comm comm, std::size_t block_bytes, bool variable) {
+// `block_bytes`: the bytes of each block of a uniform operation (0 for the v forms).
+int interposed(const EntryPoint& op, MPI_Comm comm, std::size_t block_bytes) {
   const InterposeConfig& config = interpose_config();
   if (!config.valid()) return raise_error(comm, MPI_ERR_ARG, Note::configuration_error, config.error);
   if (comm == MPI_COMM_NULL) return op.by_mpi_run();  // which reports the error
   // `native` needs nothing from the call: spare it the inspection.
-  const AlltoallCall call = op.choice.native() ? AlltoallCall{} : describe_call(comm, variable, block_bytes);
-  const AlltoallRoute route = route_alltoall(op.choice, call);
+  const CallShape call = op.choice().native() ? CallShape{} : describe_call(comm, op.operation, block_bytes);
+  const CallRoute route = route_call(op.choice(), call);
   if (!route.by_topocoll) {
     say_mpi_answers(config, op, comm, route.fallback_reason);
     return op.by_mpi_run();
   }
-  AlltoallOptions options;
+  CollectiveOptions options;
   options.algorithm = route.algorithm;
   options.topology = config.topology;
   options.calibration = config.calibration;
@@ -179,30 +183,82 @@ extern "C" {
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace topocoll::interpose;
-  const EntryPoint op{"MPI_Alltoall", "TOPOCOLL_ALLTOALL", interpose_config().alltoall, Note::alltoall_by_topocoll,
-                     Note::alltoall_by_mpi,
-                     [&](const topocoll::AlltoallOptions& options) {
-                       return topocoll::alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                                                 options);
-                     },
-                     [&] { return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); }};
-  return without_exceptions(comm, [&] { return interposed(op, comm, block_bytes_of(recvcount, recvtype), false); });
+  const EntryPoint op{
+      topocoll::Operation::alltoall,
+      [&](const topocoll::CollectiveOptions& options) {
+        return topocoll::alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, options);
+      },
+      [&] { return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); }};
+  return without_exceptions(comm, [&] { return interposed(op, comm, block_bytes_of(recvcount, recvtype)); });
 }
 
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   using namespace topocoll::interpose;
-  const EntryPoint op{"MPI_Alltoallv", "TOPOCOLL_ALLTOALLV", interpose_config().alltoallv,
-                     Note::alltoallv_by_topocoll, Note::alltoallv_by_mpi,
-                     [&](const topocoll::AlltoallOptions& options) {
-                       return topocoll::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
-                                                  rdispls, recvtype, comm, options);
-                     },
-                     [&] {
-                       return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
-                                             recvtype, comm);
-                     }};
-  return without_exceptions(comm, [&] { return interposed(op, comm, 0, true); });
+  const EntryPoint op{
+      topocoll::Operation::alltoallv,
+      [&](const topocoll::CollectiveOptions& options) {
+        return topocoll::alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                   comm, options);
+      },
+      [&] {
+        return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+      }};
+  return without_exceptions(comm, [&] { return interposed(op, comm, 0); });
+}
+
+int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  using namespace topocoll::interpose;
+  const EntryPoint op{
+      topocoll::Operation::scatter,
+      [&](const topocoll::CollectiveOptions& options) {
+        return topocoll::scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, options);
+      },
+      [&] { return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); }};
+  return without_exceptions(comm, [&] { return interposed(op, comm, block_bytes_of(recvcount, recvtype)); });
+}
+
+int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  using namespace topocoll::interpose;
+  const EntryPoint op{
+      topocoll::Operation::gather,
+      [&](const topocoll::CollectiveOptions& options) {
+        return topocoll::gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, options);
+      },
+      [&] { return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); }};
+  return without_exceptions(comm, [&] { return interposed(op, comm, block_bytes_of(sendcount, sendtype)); });
+}
+
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  using namespace topocoll::interpose;
+  const EntryPoint op{
+      topocoll::Operation::scatterv,
+      [&](const topocoll::CollectiveOptions& options) {
+        return topocoll::scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                                  options);
+      },
+      [&] {
+        return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+      }};
+  return without_exceptions(comm, [&] { return interposed(op, comm, 0); });
+}
+
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  using namespace topocoll::interpose;
+  const EntryPoint op{
+      topocoll::Operation::gatherv,
+      [&](const topocoll::CollectiveOptions& options) {
+        return topocoll::gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
+                                 options);
+      },
+      [&] {
+        return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+      }};
+  return without_exceptions(comm, [&] { return interposed(op, comm, 0); });
 }
 
 }  // extern "C"

@@ -1,9 +1,9 @@
-// Where the executor's own MPI_Alltoall and MPI_Alltoallv calls go inside libtopocoll-pmpi.so.
+// Where the executor's own calls of the interposed operations (MPI_Alltoall, MPI_Alltoallv,
+// MPI_Scatter, MPI_Gather, MPI_Scatterv, MPI_Gatherv) go inside libtopocoll-pmpi.so.
 //
-// The executor (linked in from the topocoll archive) calls MPI_Alltoall for `native`, and may
-// call it for the flat parts of future hierarchical algorithms. Left alone, those calls would
+// The executor (linked in from the topocoll archive) calls them for `native`. Left alone, those calls would
 // bind to this library's exported MPI_Alltoall and run topocoll again, with no end for
-// `native`. The library is linked with -Wl,--wrap=MPI_Alltoall,--wrap=MPI_Alltoallv: every
+// `native`. The library is linked with -Wl,--wrap=MPI_Alltoall (and one per operation): every
 // reference to those names in the linked-in archives then binds to the __wrap_ functions
 // below, which are the MPI library's own implementations. The definitions in
 // mpi_entry_points.cpp are definitions, not references, so they keep their names and stay the
@@ -21,6 +21,26 @@ int __wrap_MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int 
                          void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                          MPI_Comm comm) {
   return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}
+
+int __wrap_MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                       MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int __wrap_MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int __wrap_MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                        void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int __wrap_MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                       const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
 }
 
 }  // extern "C"

@@ -1,12 +1,12 @@
 // The drop-in library's rules without MPI: what each TOPOCOLL_* value means (and which ones
-// are errors, named in the message), and who answers an MPI_Alltoall.
+// are errors, named in the message), and who answers an interposed call.
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
 
 #include "algorithms/registry.hpp"
-#include "interpose/alltoall_route.hpp"
+#include "interpose/call_route.hpp"
 #include "interpose/interpose_config.hpp"
 
 namespace topocoll::interpose {
@@ -37,7 +37,7 @@ TEST(InterposeConfig, AutoWithACalibrationIsTheExecutorsAuto) {
   EXPECT_EQ(config.calibration, "/some/machine.calibration.json");
   EXPECT_EQ(config.alltoall.algorithm, "auto");
   EXPECT_EQ(config.alltoallv.algorithm, "auto");
-  const AlltoallRoute route = route_alltoall(config.alltoall, AlltoallCall{false, 4, 8});
+  const CallRoute route = route_call(config.alltoall, CallShape{Operation::alltoall, false, 4, 8});
   EXPECT_TRUE(route.by_topocoll);
   EXPECT_TRUE(route.applicability_from_executor) << "auto chooses on the topology, inside the executor";
 }
@@ -84,15 +84,15 @@ TEST(InterposeConfig, AlltoallvAcceptsTheAlgorithmsForBlocksOfDifferentSizes) {
   }
 }
 
-TEST(AlltoallRoute, AlltoallvCallsGoToTheMpiLibraryWhereTheAlgorithmNeedsEqualBlocks) {
-  AlltoallChoice bruck;
+TEST(CallRoute, AlltoallvCallsGoToTheMpiLibraryWhereTheAlgorithmNeedsEqualBlocks) {
+  OperationChoice bruck;
   bruck.requested = bruck.algorithm = "bruck";
-  const AlltoallRoute route = route_alltoall(bruck, AlltoallCall{false, 4, 0, true});
+  const CallRoute route = route_call(bruck, CallShape{Operation::alltoallv, false, 4, 0});
   EXPECT_FALSE(route.by_topocoll);
   EXPECT_TRUE(contains(route.fallback_reason, "bruck does not apply")) << route.fallback_reason;
-  AlltoallChoice direct;
+  OperationChoice direct;
   direct.requested = direct.algorithm = "direct";
-  EXPECT_TRUE(route_alltoall(direct, AlltoallCall{false, 4, 0, true}).by_topocoll);
+  EXPECT_TRUE(route_call(direct, CallShape{Operation::alltoallv, false, 4, 0}).by_topocoll);
 }
 
 TEST(InterposeConfig, BadVerboseValueIsAnError) {
@@ -101,37 +101,75 @@ TEST(InterposeConfig, BadVerboseValueIsAnError) {
   EXPECT_TRUE(contains(config.error, "TOPOCOLL_VERBOSE")) << config.error;
 }
 
-AlltoallChoice choice_of(const std::string& name) { return parse({{"TOPOCOLL_ALLTOALL", name}}).alltoall; }
+OperationChoice choice_of(const std::string& name) { return parse({{"TOPOCOLL_ALLTOALL", name}}).alltoall; }
 
-TEST(AlltoallRoute, FlatAlgorithmsAnswerIntracommunicators) {
+TEST(CallRoute, FlatAlgorithmsAnswerIntracommunicators) {
   for (const char* name : {"direct", "shift", "pairwise", "group-shuffle", "bruck"}) {
-    const AlltoallRoute route = route_alltoall(choice_of(name), AlltoallCall{false, 5, 64});
+    const CallRoute route = route_call(choice_of(name), CallShape{Operation::alltoall, false, 5, 64});
     EXPECT_TRUE(route.by_topocoll) << name;
     EXPECT_EQ(route.algorithm, name);
     EXPECT_FALSE(route.applicability_from_executor) << name;
   }
 }
 
-TEST(AlltoallRoute, NativeGoesToTheMpiLibraryWithoutExcuse) {
-  const AlltoallRoute route = route_alltoall(choice_of("native"), AlltoallCall{false, 4, 8});
+TEST(CallRoute, NativeGoesToTheMpiLibraryWithoutExcuse) {
+  const CallRoute route = route_call(choice_of("native"), CallShape{Operation::alltoall, false, 4, 8});
   EXPECT_FALSE(route.by_topocoll);
   EXPECT_EQ(route.algorithm, "native");
   EXPECT_EQ(route.fallback_reason, "");
 }
 
-TEST(AlltoallRoute, IntercommunicatorsGoToTheMpiLibrary) {
-  const AlltoallRoute route = route_alltoall(choice_of("pairwise"), AlltoallCall{true, 2, 8});
+TEST(CallRoute, IntercommunicatorsGoToTheMpiLibrary) {
+  const CallRoute route = route_call(choice_of("pairwise"), CallShape{Operation::alltoall, true, 2, 8});
   EXPECT_FALSE(route.by_topocoll);
   EXPECT_TRUE(contains(route.fallback_reason, "intercommunicator")) << route.fallback_reason;
 }
 
-TEST(AlltoallRoute, TopologyAwareAlgorithmsLeaveApplicabilityToTheExecutor) {
+TEST(CallRoute, TopologyAwareAlgorithmsLeaveApplicabilityToTheExecutor) {
   for (const Algorithm& algorithm : algorithms_for(Operation::alltoall)) {
     if (!algorithm.needs_topology) continue;
-    const AlltoallRoute route = route_alltoall(choice_of(std::string(algorithm.name)), AlltoallCall{false, 4, 8});
+    const CallRoute route = route_call(choice_of(std::string(algorithm.name)), CallShape{Operation::alltoall, false, 4, 8});
     EXPECT_TRUE(route.by_topocoll) << algorithm.name;
     EXPECT_TRUE(route.applicability_from_executor) << algorithm.name;
   }
+}
+
+TEST(InterposeConfig, ScatterAndGatherStayWithTheMpiLibraryUnlessAsked) {
+  const InterposeConfig config = parse({});
+  for (Operation op : {Operation::scatter, Operation::gather, Operation::scatterv, Operation::gatherv}) {
+    EXPECT_TRUE(config.choice(op).native()) << to_string(op);
+    EXPECT_TRUE(config.choice(op).defaulted) << to_string(op);
+  }
+  const InterposeConfig asked = parse({{"TOPOCOLL_SCATTER", "binomial"}, {"TOPOCOLL_GATHERV", "topo"}});
+  EXPECT_TRUE(asked.valid()) << asked.error;
+  EXPECT_EQ(asked.scatter.algorithm, "binomial");
+  EXPECT_EQ(asked.gatherv.algorithm, "topo");
+  EXPECT_TRUE(asked.gather.native());
+}
+
+TEST(InterposeConfig, ScatterVariablesTakeTheRootedRegistryWithoutAuto) {
+  for (const char* name : {"auto", "pairwise", "fastest"}) {
+    const InterposeConfig config = parse({{"TOPOCOLL_SCATTERV", name}});
+    EXPECT_FALSE(config.valid()) << name;
+    EXPECT_TRUE(contains(config.error, "TOPOCOLL_SCATTERV='" + std::string(name) + "' is not a scatterv algorithm"))
+        << config.error;
+    EXPECT_TRUE(contains(config.error, "valid names: linear, binomial, topo, native")) << config.error;
+  }
+  EXPECT_EQ(variable_of(Operation::gatherv), "TOPOCOLL_GATHERV");
+}
+
+TEST(CallRoute, RootedCallsGoToTopocollOrToTheExecutorsVerdict) {
+  OperationChoice binomial;
+  binomial.requested = binomial.algorithm = "binomial";
+  const CallRoute flat = route_call(binomial, CallShape{Operation::gather, false, 6, 16});
+  EXPECT_TRUE(flat.by_topocoll);
+  EXPECT_FALSE(flat.applicability_from_executor);
+  OperationChoice topo;
+  topo.requested = topo.algorithm = "topo";
+  const CallRoute aware = route_call(topo, CallShape{Operation::scatterv, false, 6, 0});
+  EXPECT_TRUE(aware.by_topocoll);
+  EXPECT_TRUE(aware.applicability_from_executor);
+  EXPECT_FALSE(route_call(binomial, CallShape{Operation::scatter, true, 6, 16}).by_topocoll);
 }
 
 }  // namespace

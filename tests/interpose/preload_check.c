@@ -6,7 +6,9 @@
  *   preload_check              every check above; exit 0 when all pass on every rank
  *   preload_check intercomm    MPI_Alltoall on an intercommunicator between two halves
  *   preload_check config-error with MPI_ERRORS_RETURN: MPI_Alltoall and MPI_Alltoallv must
- *                              fail with MPI_ERR_ARG (run with a bad TOPOCOLL_* value) */
+ *                              fail with MPI_ERR_ARG (run with a bad TOPOCOLL_* value)
+ *   preload_check rooted       MPI_Scatter, MPI_Gather, MPI_Scatterv and MPI_Gatherv from every
+ *                              root, MPI_IN_PLACE at the root, on MPI_COMM_WORLD and a split */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +152,61 @@ static void check_intercommunicator(void) {
   MPI_Comm_free(&local);
 }
 
+/* Scatter and gather of `count` ints per rank from `root`, then their v forms with rank q's
+ * block holding q + 1 ints, placed in reverse rank order at the root. */
+static void check_rooted_from(MPI_Comm comm, int root, int count, int in_place) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int* all = malloc(sizeof(int) * (size_t)count * (size_t)size);
+  int* mine = malloc(sizeof(int) * (size_t)count);
+  for (int q = 0; q < size; ++q)
+    for (int k = 0; k < count; ++k) all[q * count + k] = value(root, q, k);
+  const int at_root = rank == root;
+  int ok = MPI_Scatter(all, count, MPI_INT, at_root && in_place ? MPI_IN_PLACE : mine, count, MPI_INT, root, comm) ==
+           MPI_SUCCESS;
+  for (int k = 0; ok && !(at_root && in_place) && k < count; ++k) ok = mine[k] == value(root, rank, k);
+  expect(ok, in_place ? "MPI_Scatter, in place at the root" : "MPI_Scatter", rank);
+
+  int* gathered = calloc((size_t)count * (size_t)size, sizeof(int));
+  for (int k = 0; k < count; ++k) mine[k] = value(root, rank, k);
+  if (at_root && in_place) memcpy(gathered + rank * count, mine, sizeof(int) * (size_t)count);
+  ok = MPI_Gather(at_root && in_place ? MPI_IN_PLACE : mine, count, MPI_INT, gathered, count, MPI_INT, root, comm) ==
+       MPI_SUCCESS;
+  for (int i = 0; ok && at_root && i < count * size; ++i) ok = gathered[i] == all[i];
+  expect(ok, in_place ? "MPI_Gather, in place at the root" : "MPI_Gather", rank);
+
+  int *counts = malloc(sizeof(int) * size), *displs = malloc(sizeof(int) * size), total = 0;
+  for (int q = size - 1; q >= 0; --q) counts[q] = q + 1, displs[q] = total, total += q + 1;
+  int* spread = malloc(sizeof(int) * (size_t)total);
+  for (int q = 0; q < size; ++q)
+    for (int k = 0; k < counts[q]; ++k) spread[displs[q] + k] = value(root, q, k);
+  int* block = malloc(sizeof(int) * (size_t)(rank + 1));
+  ok = MPI_Scatterv(spread, counts, displs, MPI_INT, block, rank + 1, MPI_INT, root, comm) == MPI_SUCCESS;
+  for (int k = 0; ok && k <= rank; ++k) ok = block[k] == value(root, rank, k);
+  expect(ok, "MPI_Scatterv", rank);
+  int* back = calloc((size_t)total, sizeof(int));
+  ok = MPI_Gatherv(block, rank + 1, MPI_INT, back, counts, displs, MPI_INT, root, comm) == MPI_SUCCESS;
+  for (int i = 0; ok && at_root && i < total; ++i) ok = back[i] == spread[i];
+  expect(ok, "MPI_Gatherv", rank);
+  free(all), free(mine), free(gathered), free(counts), free(displs), free(spread), free(block), free(back);
+}
+
+static void check_rooted(void) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  for (int root = 0; root < size; ++root) {
+    check_rooted_from(MPI_COMM_WORLD, root, 3, 0);
+    check_rooted_from(MPI_COMM_WORLD, root, 3, 1);
+  }
+  check_rooted_from(MPI_COMM_WORLD, size - 1, 20000, 0); /* 80 KB blocks */
+  MPI_Comm half;
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+  check_rooted_from(half, 0, 5, 0);
+  MPI_Comm_free(&half);
+}
+
 static void check_configuration_error(void) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -177,8 +234,10 @@ int main(int argc, char** argv) {
     check_intercommunicator();
   } else if (strcmp(mode, "config-error") == 0) {
     check_configuration_error();
+  } else if (strcmp(mode, "rooted") == 0) {
+    check_rooted();
   } else {
-    fprintf(stderr, "preload_check: unknown mode '%s' (all, intercomm, config-error)\n", mode);
+    fprintf(stderr, "preload_check: unknown mode '%s' (all, intercomm, config-error, rooted)\n", mode);
     ++failures;
   }
   int total = 0, rank;

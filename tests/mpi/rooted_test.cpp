@@ -28,9 +28,13 @@ std::vector<int> block_of(int root, int q, std::size_t count) {
 
 class Rooted : public MpiTest, public ::testing::WithParamInterface<std::string> {
  protected:
+  // topo runs on two clusters of MPI_COMM_WORLD's ranks (the first one larger), on top of the
+  // node level it discovers.
   CollectiveOptions options() const {
     CollectiveOptions o;
     o.algorithm = GetParam();
+    const int p = size_of(MPI_COMM_WORLD);
+    if (GetParam() == "topo" && p >= 2) o.topology = "clusters:" + std::to_string(p - p / 2) + "," + std::to_string(p / 2);
     return o;
   }
 };

@@ -1,0 +1,111 @@
+// topo: leaders per topology level (Kandalla, Subramoni and Panda, "Designing Topology-Aware
+// Collective Communication Algorithms for Large Scale InfiniBand Clusters: Case Studies with
+// Scatter and Gather"), for any number of levels. Every group has a leader: the root in the
+// root's groups, the lowest rank elsewhere. Scatter, phase by phase from the outermost level:
+// the leader of a group sends each leader of its sub-groups one message with all the blocks
+// of that sub-group; then inside the innermost groups the leader sends each rank its block.
+// Gather is the mirror image, innermost first. Only leaders cross a level's links, with
+// aggregated messages: log2(R) crossings of the top level for R groups instead of binomial's
+// several per rank. Each phase is a binomial tree among its members (the paper's; the
+// MPI libraries' own inside a sub-communicator), or a star where knobs.topo_linear_phases has
+// bit l set (phase l: 0 the outermost, level_count() inside the innermost groups). Phases run
+// one after another, each as many rounds as its widest group needs.
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "algorithms/rooted_algorithms.hpp"
+#include "algorithms/rooted_tree.hpp"
+
+namespace topocoll {
+
+namespace {
+
+// The phases of each level: one member list per group, its leader first, then the others in
+// rank order after the leader (ranks relative to the leader, as in a binomial tree).
+using Phases = std::vector<std::vector<std::vector<int>>>;
+
+std::vector<int> led_by(int leader, std::vector<int> members) {
+  std::sort(members.begin(), members.end());
+  std::rotate(members.begin(), std::find(members.begin(), members.end(), leader), members.end());
+  return members;
+}
+
+void split(const Topology& topology, const std::vector<int>& members, int leader, int level, Phases& phases) {
+  if (level == topology.level_count()) {
+    phases[static_cast<std::size_t>(level)].push_back(led_by(leader, members));
+    return;
+  }
+  std::map<int, std::vector<int>> parts;  // by group id at this level; members are in rank order
+  for (int r : members) parts[topology.group(r, level)].push_back(r);
+  std::vector<int> leaders;
+  std::vector<std::pair<std::vector<int>, int>> below;
+  for (auto& [group, part] : parts) {
+    const bool has_leader = std::find(part.begin(), part.end(), leader) != part.end();
+    const int part_leader = has_leader ? leader : part.front();
+    leaders.push_back(part_leader);
+    below.emplace_back(std::move(part), part_leader);
+  }
+  phases[static_cast<std::size_t>(level)].push_back(led_by(leader, leaders));
+  for (const auto& [part, part_leader] : below) split(topology, part, part_leader, level + 1, phases);
+}
+
+bool star_at(const Problem& problem, std::size_t phase) {
+  return phase < 32 && (problem.knobs.topo_linear_phases >> phase & 1U) != 0;
+}
+
+std::shared_ptr<const RootedTree> topo_tree(const Problem& problem) {
+  const Topology& topology = *problem.topology;
+  Phases phases(static_cast<std::size_t>(topology.level_count()) + 1);
+  std::vector<int> everyone(static_cast<std::size_t>(problem.size));
+  for (int r = 0; r < problem.size; ++r) everyone[static_cast<std::size_t>(r)] = r;
+  split(topology, everyone, problem.root, 0, phases);
+
+  auto tree = std::make_shared<RootedTree>(problem.size, problem.root);
+  int first_round = 0;
+  for (std::size_t level = 0; level < phases.size(); ++level) {
+    int widest = 0;
+    for (const std::vector<int>& members : phases[level]) {
+      const int rounds = star_at(problem, level) ? tree->add_star(members, first_round)
+                                                 : tree->add_binomial(members, first_round);
+      widest = std::max(widest, rounds);
+    }
+    first_round += widest;
+  }
+  tree->finish();
+  return tree;
+}
+
+}  // namespace
+
+Applicability supports_topo(const Problem& problem) {
+  Applicability rooted = supports_rooted(problem, "topo");
+  if (!rooted.ok) return rooted;
+  if (problem.topology == nullptr) return {false, "topo needs the machine's topology"};
+  if (problem.topology->size() != problem.size) {
+    return {false, "the topology has " + std::to_string(problem.topology->size()) + " ranks, the problem " +
+                       std::to_string(problem.size)};
+  }
+  return {};
+}
+
+std::unique_ptr<RoundPlan> plan_topo(const Problem& problem) { return plan_tree(problem, topo_tree(problem)); }
+
+std::vector<std::pair<int, int>> topo_sizes_from(const Problem& problem, int rank, int peer) {
+  if (peer != problem.root || rank == problem.root) return {};  // only the root tells, and only others
+  return tree_sizes_from(problem, *topo_tree(problem), rank, peer);
+}
+
+std::string describe_topo_knobs(const AlgorithmKnobs& knobs) {
+  if (knobs.topo_linear_phases == 0) return "binomial phases";
+  std::string phases;
+  for (int phase = 0; phase < 32; ++phase) {
+    if ((knobs.topo_linear_phases >> phase & 1U) == 0) continue;
+    phases += (phases.empty() ? "" : ",") + std::to_string(phase);
+  }
+  return "star phases " + phases;
+}
+
+}  // namespace topocoll
