@@ -2,8 +2,9 @@
 # Regenerates the shipped cluster platforms, platforms/two-clusters-30-30.* and
 # two-clusters-20-40.* (the LG paper's Fig. 4 set-ups: platform, hostfile, topology file), and
 # clusters-5-7-9.* (three clusters, a backbone link per pair), with topocoll-platform at its
-# default parameters, which model Grid'5000 Nancy-Rennes
-# (docs/platforms.md). The command that made each file is recorded in it; tests/platform checks
+# default parameters, which model Grid'5000 Nancy-Rennes (docs/platforms.md); and
+# ib-switch-tree.* (Kandalla et al.'s InfiniBand testbed, parameters in docs/platforms.md) with
+# ib-switch-tree-296.hosts, the hostfile of its measured job (4 nodes of switch A, 29 of B). The command that made each file is recorded in it; tests/platform checks
 # that the committed files are exactly what it generates. Builds build/mpi when the tool is
 # missing. Usage: scripts/make-platforms.sh
 set -euo pipefail
@@ -20,3 +21,10 @@ for counts in "30 30" "20 40"; do
   "$tool" two-clusters --n1 "$n1" --n2 "$n2" --output-dir "$repo/platforms"
 done
 "$tool" clusters --nodes 5,7,9 --output-dir "$repo/platforms"
+"$tool" switch-tree --leaves 2 --hosts-per-leaf 8,32 --ranks-per-host 16,8 --loopback-bw 32Gbps --loopback-lat 400ns \
+  --spines 1 --uplinks 1 --uplink-bw 32Gbps --uplink-lat 300ns --node-bw 16Gbps --node-lat 700ns --switch-lat 200ns \
+  --prefix switch --name ib-switch-tree --output-dir "$repo/platforms"
+# The measured job: the 16 ranks of each of switch0-0..3 (hostfile lines 1-64), then the 8 of
+# each of switch1-0..28 (lines 129-360).
+{ sed -n 1,64p "$repo/platforms/ib-switch-tree.hosts"; sed -n 129,360p "$repo/platforms/ib-switch-tree.hosts"; } \
+  >"$repo/platforms/ib-switch-tree-296.hosts"

@@ -32,6 +32,8 @@ Options:
                    (scripts/calibrate.sh), with the same pinned configuration
   --cfg KEY:VALUE  an extra SimGrid setting, given after the pinned ones (so it overrides
                    them); may be repeated, e.g. --cfg network/crosstraffic:1
+  --hostfile FILE  the job's hostfile instead of the one beside the platform (a job on some of
+                   the platform's hosts, e.g. platforms/ib-switch-tree-296.hosts)
   --topology SPEC  the machine's hierarchy for topology-aware algorithms (lg), exported as
                    TOPOCOLL_TOPOLOGY: clusters:N1,N2,..., flat:N or a topology file; 'none'
                    exports nothing. Default: TOPOCOLL_TOPOLOGY when set, else the file beside
@@ -62,6 +64,7 @@ model=SMPI-unit
 extra_cfg=()
 topology=${TOPOCOLL_TOPOLOGY:-}
 program=topocoll-bench
+hostfile=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     -h|--help) usage; exit 0 ;;
@@ -73,6 +76,8 @@ while [[ $# -gt 0 ]]; do
     --model=*) model=${1#*=}; shift ;;
     --cfg) [[ $# -ge 2 ]] || die "--cfg needs KEY:VALUE"; extra_cfg+=("$2"); shift 2 ;;
     --cfg=*) extra_cfg+=("${1#*=}"); shift ;;
+    --hostfile) [[ $# -ge 2 ]] || die "--hostfile needs a file"; hostfile=$2; shift 2 ;;
+    --hostfile=*) hostfile=${1#*=}; shift ;;
     --topology) [[ $# -ge 2 ]] || die "--topology needs a value"; topology=$2; shift 2 ;;
     --topology=*) topology=${1#*=}; shift ;;
     --) die "PLATFORM and NP come before --; run with -h for the usage" ;;
@@ -107,8 +112,11 @@ else
   platform_xml="$repo/platforms/$platform.xml"
 fi
 [[ -f "$platform_xml" ]] || die "no platform '$platform' (looked for $platform_xml); platforms: $(available_platforms)"
-hostfile="${platform_xml%.xml}.hosts"
-[[ -f "$hostfile" ]] || die "no hostfile beside the platform: $hostfile is missing"
+if [[ -z "$hostfile" ]]; then
+  hostfile="${platform_xml%.xml}.hosts"
+  [[ -f "$hostfile" ]] || die "no hostfile beside the platform: $hostfile is missing"
+fi
+[[ -f "$hostfile" ]] || die "no hostfile '$hostfile'"
 
 [[ "$np" =~ ^[1-9][0-9]*$ ]] || die "NP must be a positive number of ranks, got '$np'"
 

@@ -17,6 +17,18 @@ namespace topocoll::bench {
 
 namespace {
 
+const char* native_name(Operation operation) {
+  switch (operation) {
+    case Operation::alltoall: return "the reference MPI_Alltoall";
+    case Operation::alltoallv: return "the reference MPI_Alltoallv";
+    case Operation::scatter: return "the reference MPI_Scatter";
+    case Operation::gather: return "the reference MPI_Gather";
+    case Operation::scatterv: return "the reference MPI_Scatterv";
+    case Operation::gatherv: return "the reference MPI_Gatherv";
+  }
+  return "the reference call";
+}
+
 std::string mpi_error_text(int code) {
   char text[MPI_MAX_ERROR_STRING];
   int length = 0;
@@ -46,18 +58,72 @@ void sleep_until([[maybe_unused]] double time) {
 #endif
 }
 
-void run_alltoall(const ExchangePoint& point) {
-  const int code = topocoll::alltoall(point.send.data(), block_count(point), MPI_BYTE, point.recv.data(),
-                                      block_count(point), MPI_BYTE, point.comm, point.options);
-  if (code != MPI_SUCCESS) abort_on_failure("topocoll::alltoall", code, point);
+// One call of the operation: topocoll's, or (`by_mpi_library`) the MPI library's own into
+// `recv`, the reference.
+int call_operation(const ExchangePoint& point, bool by_mpi_library, void* recv) {
+  const int n = block_count(point);
+  const void* send = point.send.data();
+  const int* counts = point.counts.data();
+  const int* displs = point.displs.data();
+  const CollectiveOptions& o = point.options;
+  const MPI_Comm comm = point.comm;
+  const int root = point.root;
+  switch (point.operation) {
+    case Operation::alltoall:
+      return by_mpi_library ? MPI_Alltoall(send, n, MPI_BYTE, recv, n, MPI_BYTE, comm)
+                     : alltoall(send, n, MPI_BYTE, recv, n, MPI_BYTE, comm, o);
+    case Operation::alltoallv:
+      return by_mpi_library ? MPI_Alltoallv(send, counts, displs, MPI_BYTE, recv, counts, displs, MPI_BYTE, comm)
+                     : alltoallv(send, counts, displs, MPI_BYTE, recv, counts, displs, MPI_BYTE, comm, o);
+    case Operation::scatter:
+      return by_mpi_library ? MPI_Scatter(send, n, MPI_BYTE, recv, n, MPI_BYTE, root, comm)
+                     : scatter(send, n, MPI_BYTE, recv, n, MPI_BYTE, root, comm, o);
+    case Operation::gather:
+      return by_mpi_library ? MPI_Gather(send, n, MPI_BYTE, recv, n, MPI_BYTE, root, comm)
+                     : gather(send, n, MPI_BYTE, recv, n, MPI_BYTE, root, comm, o);
+    case Operation::scatterv:
+      return by_mpi_library ? MPI_Scatterv(send, counts, displs, MPI_BYTE, recv, n, MPI_BYTE, root, comm)
+                     : scatterv(send, counts, displs, MPI_BYTE, recv, n, MPI_BYTE, root, comm, o);
+    case Operation::gatherv:
+      return by_mpi_library ? MPI_Gatherv(send, n, MPI_BYTE, recv, counts, displs, MPI_BYTE, root, comm)
+                     : gatherv(send, n, MPI_BYTE, recv, counts, displs, MPI_BYTE, root, comm, o);
+  }
+  return MPI_ERR_INTERN;
+}
+
+void run_call(const ExchangePoint& point) {
+  const int code = call_operation(point, false, point.recv.data());
+  if (code != MPI_SUCCESS) abort_on_failure(("topocoll::" + std::string(to_string(point.operation))).c_str(), code, point);
+}
+
+// The bytes a rank receives: p blocks for alltoall and at the root of gather, one block at
+// every rank of scatter, none at the other ranks of gather.
+std::size_t received_bytes(const ExchangePoint& point, int rank, int p) {
+  const std::size_t all = static_cast<std::size_t>(p) * point.block_bytes;
+  if (!is_rooted(point.operation)) return all;
+  if (flows_from_root(point.operation)) return point.block_bytes;
+  return rank == point.root ? all : 0;
 }
 
 }  // namespace
 
-void set_up_alltoall(const ExchangePoint& point) {
+ExchangePoint::ExchangePoint(MessageBuffer& send_buffer, MessageBuffer& recv_buffer, std::size_t bytes,
+                             const CollectiveOptions& call_options, MPI_Comm communicator, Operation op, int root_rank)
+    : send(send_buffer), recv(recv_buffer), block_bytes(bytes), options(call_options), comm(communicator),
+      operation(op), root(root_rank) {
+  int p = 1;
+  MPI_Comm_size(comm, &p);
+  for (int q = 0; q < p; ++q) {
+    counts.push_back(static_cast<int>(block_bytes));
+    displs.push_back(static_cast<int>(static_cast<std::size_t>(q) * block_bytes));
+  }
+}
+
+void set_up_call(const ExchangePoint& point) {
   const bool choosing = point.options.algorithm == "auto";
-  const ExchangePoint set_up{point.send, point.recv, choosing ? point.block_bytes : 1, point.options, point.comm};
-  run_alltoall(set_up);
+  const ExchangePoint set_up{point.send, point.recv, choosing ? point.block_bytes : 1, point.options, point.comm,
+                             point.operation, point.root};
+  run_call(set_up);
 }
 
 // A barrier, then with sync.window a start common to all ranks: rank 0's clock plus the
@@ -75,12 +141,12 @@ double start_call(MPI_Comm comm, const StartSync& sync, bool& late) {
   return start;
 }
 
-Latency time_alltoall(const ExchangePoint& point, int warmup, int iterations, StartSync& sync) {
+Latency time_call(const ExchangePoint& point, int warmup, int iterations, StartSync& sync) {
   double timed_seconds = 0.0;
   for (int i = 0; i < warmup + iterations; ++i) {
     bool late = false;
     const double start = start_call(point.comm, sync, late);
-    run_alltoall(point);
+    run_call(point);
     const double elapsed = MPI_Wtime() - start;
     if (sync.window) {
       int any_late = late ? 1 : 0;
@@ -105,22 +171,22 @@ Latency time_alltoall(const ExchangePoint& point, int warmup, int iterations, St
   return latency;
 }
 
-Validity validate_alltoall(const ExchangePoint& point, MessageBuffer& reference, const StartSync& sync) {
+Validity validate_call(const ExchangePoint& point, MessageBuffer& reference, const StartSync& sync) {
   int rank = 0;
   int p = 1;
   MPI_Comm_rank(point.comm, &rank);
   MPI_Comm_size(point.comm, &p);
   const std::size_t total_bytes = static_cast<std::size_t>(p) * point.block_bytes;
+  const std::size_t received = received_bytes(point, rank, p);
   fill_send_pattern(point.send.first(total_bytes), rank, p, point.block_bytes);
   bool late = false;  // correctness does not depend on it; the start only keeps SMPI fast
   start_call(point.comm, sync, late);
-  const int code = MPI_Alltoall(point.send.data(), block_count(point), MPI_BYTE, reference.data(),
-                                block_count(point), MPI_BYTE, point.comm);
-  if (code != MPI_SUCCESS) abort_on_failure("the reference MPI_Alltoall", code, point);
-  fill_complement(point.recv.first(total_bytes), reference.first(total_bytes));
+  const int code = call_operation(point, true, reference.data());
+  if (code != MPI_SUCCESS) abort_on_failure(native_name(point.operation), code, point);
+  fill_complement(point.recv.first(received), reference.first(received));
   start_call(point.comm, sync, late);
-  run_alltoall(point);
-  int all_match = std::memcmp(point.recv.data(), reference.data(), total_bytes) == 0 ? 1 : 0;
+  run_call(point);
+  int all_match = std::memcmp(point.recv.data(), reference.data(), received) == 0 ? 1 : 0;
   MPI_Allreduce(MPI_IN_PLACE, &all_match, 1, MPI_INT, MPI_LAND, point.comm);
   return all_match != 0 ? Validity::yes : Validity::no;
 }

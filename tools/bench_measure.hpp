@@ -1,12 +1,15 @@
 // One point of topocoll-bench: an algorithm at one block size, timed the way the OSU
-// micro-benchmarks time a collective, and validated byte-exactly against MPI_Alltoall.
+// micro-benchmarks time a collective, and validated byte-exactly against the MPI library's own
+// call of the operation.
 #pragma once
 
 #include <mpi.h>
 
 #include <cstddef>
+#include <vector>
 
 #include "bench_buffers.hpp"
+#include "schedule/operation.hpp"
 #include "topocoll/topocoll.hpp"
 
 namespace topocoll::bench {
@@ -20,13 +23,22 @@ struct Latency {
 
 enum class Validity { yes, no, skipped };
 
-// What one call exchanges: p blocks of block_bytes from `send` into `recv`.
+// What one call moves: blocks of block_bytes from `send` into `recv` (p of them on the side
+// that has one per rank), as `operation` does from `root`. The v forms get the same blocks
+// through their interface: counts of block_bytes, block q at q * block_bytes.
 struct ExchangePoint {
   MessageBuffer& send;
   MessageBuffer& recv;
   std::size_t block_bytes;
   const CollectiveOptions& options;
   MPI_Comm comm;
+  Operation operation = Operation::alltoall;
+  int root = 0;
+  std::vector<int> counts, displs;  // the v forms' arrays (set by the constructor below)
+
+  ExchangePoint(MessageBuffer& send_buffer, MessageBuffer& recv_buffer, std::size_t bytes,
+                const CollectiveOptions& call_options, MPI_Comm communicator, Operation op = Operation::alltoall,
+                int root_rank = 0);
 };
 
 // How the ranks start a timed call.
@@ -46,16 +58,16 @@ struct StartSync {
 // call uses the point's own block size: it sets up the choice that will be timed, and at 1 byte
 // auto may pick another algorithm, e.g. `direct` at 256 ranks, whose 65280 flows at once took
 // SimGrid many minutes (the point's algorithm, overlap, 2 minutes).
-void set_up_alltoall(const ExchangePoint& point);
+void set_up_call(const ExchangePoint& point);
 
 // `warmup` untimed calls, then `iterations` timed calls, each after a barrier (and, with
 // sync.window, a synchronised start) that stays outside the timed region.
-Latency time_alltoall(const ExchangePoint& point, int warmup, int iterations, StartSync& sync);
+Latency time_call(const ExchangePoint& point, int warmup, int iterations, StartSync& sync);
 
-// Runs MPI_Alltoall into `reference` and the algorithm under test into point.recv (first set
-// to the complement of the reference) on the same patterned data; yes when every byte of
-// every rank matches. Each call starts as `sync` says (a simultaneous start is also much
+// Runs the MPI library's own call into `reference` and the algorithm under test into
+// point.recv (first set to the complement of the reference) on the same patterned data; yes
+// when every received byte of every rank matches. Each call starts as `sync` says (a simultaneous start is also much
 // faster to simulate than the skew a barrier leaves across a WAN).
-Validity validate_alltoall(const ExchangePoint& point, MessageBuffer& reference, const StartSync& sync);
+Validity validate_call(const ExchangePoint& point, MessageBuffer& reference, const StartSync& sync);
 
 }  // namespace topocoll::bench

@@ -68,45 +68,55 @@ void parse_size_range(const std::string& text, BenchOptions& options) {
   }
 }
 
-void check_algorithm_names(const std::vector<std::string>& names) {
+void check_algorithm_names(const std::vector<std::string>& names, Operation op) {
   if (names.empty()) throw CLI::ValidationError("--algorithms", "the list of algorithms is empty");
+  const bool chooses = !is_rooted(op);  // auto chooses for alltoall and alltoallv
   for (const std::string& name : names) {
-    if (name != "auto" && find_algorithm(Operation::alltoall, name) == nullptr) {
-      throw CLI::ValidationError("--algorithms", "unknown algorithm '" + name +
-                                                     "'; valid names: " + algorithm_names(Operation::alltoall) + ", auto");
+    if ((name != "auto" || !chooses) && find_algorithm(op, name) == nullptr) {
+      throw CLI::ValidationError("--algorithms", "unknown " + std::string(to_string(op)) + " algorithm '" + name +
+                                                     "'; valid names: " + algorithm_names(op) +
+                                                     (chooses ? ", auto" : ""));
     }
   }
 }
 
-std::vector<std::string> all_algorithm_names() {
+std::vector<std::string> all_algorithm_names(Operation op) {
   std::vector<std::string> names;
-  for (const Algorithm& a : algorithms_for(Operation::alltoall)) names.emplace_back(a.name);
+  for (const Algorithm& a : algorithms_for(op)) names.emplace_back(a.name);
   return names;
 }
 
 std::string algorithm_help() {
-  std::string text = "Comma-separated algorithm names (default: all):";
-  for (const Algorithm& a : algorithms_for(Operation::alltoall)) {
-    text += "\n  ";
-    text += a.name;
-    text += ": ";
-    text += a.summary;
+  std::string text = "Comma-separated algorithm names (default: all of the operation's). Alltoall:";
+  for (Operation op : {Operation::alltoall, Operation::scatter}) {
+    if (op == Operation::scatter) text += "\nScatter, gather and their v forms:";
+    for (const Algorithm& a : algorithms_for(op)) {
+      text += "\n  ";
+      text += a.name;
+      text += ": ";
+      text += a.summary;
+    }
+    if (op == Operation::alltoall) {
+      text += "\n  auto: the algorithm the calibrated cost model predicts fastest (needs --calibration)";
+    }
   }
-  text += "\n  auto: the algorithm the calibrated cost model predicts fastest (needs --calibration)";
   return text;
 }
 
 constexpr const char* kFooter = R"(Output:
   --format osu (default) prints one OSU-style table per algorithm; --format csv prints the
   header op,algorithm,np,bytes,avg_us,min_us,max_us,iterations,valid and one row per
-  algorithm and size (bytes = bytes per block; valid = yes, no or skipped). Only rank 0 prints.
+  algorithm and size (op = the --op value; bytes = bytes per block: each rank's block of a
+  scatter or gather, each pair's of an alltoall; valid = yes, no or skipped). Only rank 0 prints.
+Operations (--op): alltoall (the default), alltoallv (every block of the -m size, through
+  MPI_Alltoallv's interface), scatter, gather, scatterv, gatherv (rooted at --root).
 Timing (as the OSU micro-benchmarks): warm-up calls, then timed calls with a barrier between
   them outside the timed region; each rank averages its calls, the table shows the average,
   minimum and maximum of those per-rank averages. Before its first size, each algorithm makes one
   untimed call with 1-byte blocks (the library's one-time set-up). With --sync window every rank
   starts at one instant and times from it: max is then the time until the last rank is done.
 Validation (-c): before timing, each size is run once and its receive buffer compared byte by
-  byte with MPI_Alltoall's on the same data. Off by default for --format osu (as in OSU), on by
+  byte with the MPI library's own call of the operation on the same data. Off by default for --format osu (as in OSU), on by
   default for --format csv so that its 'valid' column means something; --no-validate turns it off.
 Topology-aware algorithms (lg) need a topology (--topology or TOPOCOLL_TOPOLOGY); without one,
   or when it does not fit them, they print no row and say why on standard error.
@@ -140,9 +150,8 @@ int BenchOptions::warmup_for(std::size_t bytes) const {
 
 ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
   BenchOptions options;
-  options.algorithms = all_algorithm_names();
 
-  CLI::App app{"topocoll-bench: latency of MPI_Alltoall-style total exchange for topocoll's "
+  CLI::App app{"topocoll-bench: latency of a collective (MPI_Alltoall by default; --op) for topocoll's "
                "algorithms and the MPI library's own (native), OSU micro-benchmark style.",
                "topocoll-bench"};
   app.footer(kFooter);
@@ -159,7 +168,14 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
   app.add_option("-x,--warmup", options.warmup, "Untimed warm-up calls per size (default: 200 up to "
                                                 "8192 bytes, 10 above)")
       ->check(CLI::Range(0, kIntMax));
-  app.add_option("--algorithms", options.algorithms, algorithm_help())->delimiter(',');
+  std::string operation = "alltoall";
+  app.add_option("--op", operation, "The operation measured")
+      ->check(CLI::IsMember({"alltoall", "alltoallv", "scatter", "gather", "scatterv", "gatherv"}))
+      ->capture_default_str();
+  app.add_option("--root", options.root, "scatter and gather: the root rank")
+      ->check(CLI::Range(0, kIntMax))
+      ->capture_default_str();
+  CLI::Option* algorithms_option = app.add_option("--algorithms", options.algorithms, algorithm_help())->delimiter(',');
   std::string format = "osu";
   app.add_option("--format", format, "Output format")->check(CLI::IsMember({"osu", "csv"}))->capture_default_str();
   CLI::Option* validate_flag = app.add_flag(
@@ -229,7 +245,9 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
     if (options.calibration.empty()) {
       if (const char* env = std::getenv("TOPOCOLL_CALIBRATION")) options.calibration = env;
     }
-    check_algorithm_names(options.algorithms);
+    options.operation = *operation_named(operation);
+    if (algorithms_option->count() == 0) options.algorithms = all_algorithm_names(options.operation);
+    check_algorithm_names(options.algorithms, options.operation);
     const bool wants_auto =
         std::find(options.algorithms.begin(), options.algorithms.end(), "auto") != options.algorithms.end();
     if (wants_auto && options.calibration.empty()) {

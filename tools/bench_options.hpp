@@ -7,11 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "schedule/operation.hpp"
+
 namespace topocoll::bench {
 
 enum class OutputFormat { osu, csv };
 
 struct BenchOptions {
+  Operation operation = Operation::alltoall;  // --op
+  int root = 0;                     // --root: scatter, gather and their v forms
   std::size_t min_bytes = 1;        // -m MIN:MAX, bytes per block
   std::size_t max_bytes = 1 << 20;
   std::optional<int> iterations;    // -i; unset: OSU's 1000 (small) / 100 (large)

@@ -64,9 +64,10 @@ void Report::begin_algorithm(std::string_view algorithm) {
   if (!is_root_ || options_.format != OutputFormat::osu) return;
   if (!first_table_) out_ << '\n';
   first_table_ = false;
-  out_ << "# topocoll alltoall benchmark\n"
+  out_ << "# topocoll " << to_string(options_.operation) << " benchmark\n"
        << "# algorithm: " << algorithm << ", np: " << np_ << ", group width: " << options_.group_width
        << ", max requests: " << options_.max_requests;
+  if (is_rooted(options_.operation)) out_ << ", root: " << options_.root;
   if (!options_.topology.empty()) out_ << ", topology: " << options_.topology;
   if (options_.max_scratch_bytes > 0) out_ << ", max scratch: " << options_.max_scratch_bytes << " B";
   if (options_.segment_bytes > 0) out_ << ", segment: " << options_.segment_bytes << " B";
@@ -93,7 +94,7 @@ void Report::point(std::string_view algorithm, const PointResult& result) {
   if (!is_root_) return;
   const Latency& latency = result.latency;
   if (options_.format == OutputFormat::csv) {
-    out_ << "alltoall," << algorithm << ',' << np_ << ',' << result.block_bytes << ',' << std::fixed
+    out_ << to_string(options_.operation) << ',' << algorithm << ',' << np_ << ',' << result.block_bytes << ',' << std::fixed
          << std::setprecision(3) << latency.avg_us << ',' << latency.min_us << ',' << latency.max_us << ','
          << result.iterations << ',' << csv_word(result.validity) << '\n'
          << std::flush;

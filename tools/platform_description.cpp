@@ -92,7 +92,16 @@ ClustersSpec make_spec(const DescriptionOptions& d) {
 
 void add_switch_tree_options(CLI::App& command, SwitchTreeOptions& o) {
   command.add_option("--leaves", o.leaves, "Leaf switches")->required();
-  command.add_option("--hosts-per-leaf", o.hosts_per_leaf, "Hosts (one rank each) under each leaf")->required();
+  command.add_option("--hosts-per-leaf", o.hosts_per_leaf, "Hosts under each leaf: one count for all, or one per leaf (8,32)")
+      ->delimiter(',')
+      ->required();
+  command.add_option("--ranks-per-host", o.ranks_per_host,
+                     "Ranks on each host (its cores): one count for all, or one per leaf (16,8)")
+      ->delimiter(',')
+      ->capture_default_str();
+  command.add_option("--loopback-bw", o.loopback_bw, "Between the ranks of one host (with --ranks-per-host above 1)")
+      ->capture_default_str();
+  command.add_option("--loopback-lat", o.loopback_lat, "Latency between the ranks of one host")->capture_default_str();
   command.add_option("--spines", o.spines, "Spine switches")->capture_default_str();
   command.add_option("--uplinks", o.uplinks, "Links from each leaf up (uplink U to spine U mod spines)")
       ->capture_default_str();
@@ -111,6 +120,9 @@ SwitchTreeSpec make_switch_tree_spec(const SwitchTreeOptions& o) {
   SwitchTreeSpec spec;
   spec.leaves = o.leaves;
   spec.hosts_per_leaf = o.hosts_per_leaf;
+  spec.ranks_per_host = o.ranks_per_host;
+  spec.loopback_bandwidth = parse_or_throw(parse_bandwidth, o.loopback_bw, "--loopback-bw");
+  spec.loopback_latency = parse_or_throw(parse_latency, o.loopback_lat, "--loopback-lat");
   spec.spines = o.spines;
   spec.uplinks = o.uplinks;
   spec.prefix = o.prefix;

@@ -42,7 +42,10 @@ network::ClustersSpec make_spec(const DescriptionOptions& d);
 // A switch tree as typed.
 struct SwitchTreeOptions {
   int leaves = 0;
-  int hosts_per_leaf = 0;
+  std::vector<int> hosts_per_leaf;
+  std::vector<int> ranks_per_host{1};
+  std::string loopback_bw = network::format_bandwidth(network::SwitchTreeSpec{}.loopback_bandwidth);
+  std::string loopback_lat = network::format_latency(network::SwitchTreeSpec{}.loopback_latency);
   int spines = network::SwitchTreeSpec{}.spines;
   int uplinks = network::SwitchTreeSpec{}.uplinks;
   std::string prefix = network::SwitchTreeSpec{}.prefix;

@@ -1,9 +1,11 @@
-// topocoll-bench: OSU-style latency benchmark of total exchange (MPI_Alltoall semantics) for
-// every algorithm of topocoll's registry and the MPI library's own (`native`), on a real MPI
-// or under SMPI (where MPI_Wtime is simulated time). `topocoll-bench --help` lists the options.
+// topocoll-bench: OSU-style latency benchmark of a collective (MPI_Alltoall by default; --op
+// alltoallv, scatter, gather, scatterv, gatherv) for every algorithm of the operation's
+// registry and the MPI library's own (`native`), on a real MPI or under SMPI (where MPI_Wtime
+// is simulated time). `topocoll-bench --help` lists the options.
 #include <mpi.h>
 
 #include <algorithm>
+#include <climits>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -29,8 +31,8 @@ using namespace topocoll::bench;
 // call. Nothing to discover (nullopt, no error) when no selected algorithm needs a topology or
 // no spec is given; an unusable spec sets `error`.
 std::optional<Topology> topology_for_checks(const BenchOptions& options, MPI_Comm comm, std::string& error) {
-  const bool needed = std::any_of(options.algorithms.begin(), options.algorithms.end(), [](const std::string& name) {
-    return name == "auto" || find_algorithm(Operation::alltoall, name)->needs_topology;
+  const bool needed = std::any_of(options.algorithms.begin(), options.algorithms.end(), [&](const std::string& name) {
+    return name == "auto" || find_algorithm(options.operation, name)->needs_topology;
   });
   if (!needed || options.topology.empty()) return std::nullopt;
   Topology topology;
@@ -52,6 +54,11 @@ int run_benchmark(const BenchOptions& options, MPI_Comm comm) {
     if (rank == 0) std::cerr << "topocoll-bench: " << topology_error << '\n';
     return 2;
   }
+  const Operation op = options.operation;
+  if (is_rooted(op) && options.root >= p) {
+    if (rank == 0) std::cerr << "topocoll-bench: --root " << options.root << " is not a rank of " << p << '\n';
+    return 2;
+  }
 
   const std::vector<std::size_t> sizes = options.message_sizes();
   const std::size_t largest_exchange = static_cast<std::size_t>(p) * *std::max_element(sizes.begin(), sizes.end());
@@ -65,7 +72,7 @@ int run_benchmark(const BenchOptions& options, MPI_Comm comm) {
     // auto: the executor's choice from --calibration, on the discovered topology; it applies
     // wherever its candidates do, so the points are checked like a flat algorithm's.
     const bool choose = name == "auto";
-    const Algorithm& algorithm = *find_algorithm(Operation::alltoall, choose ? "direct" : name);
+    const Algorithm& algorithm = *find_algorithm(op, choose ? "direct" : name);
     CollectiveOptions call_options;
     call_options.algorithm = name;
     call_options.group_shuffle.group_width = options.group_width;
@@ -81,9 +88,14 @@ int run_benchmark(const BenchOptions& options, MPI_Comm comm) {
     bool set_up = false;
     StartSync sync{options.window_sync, options.sync_window};
     for (const std::size_t block_bytes : sizes) {
-      Problem problem;
-      problem.size = p;
-      problem.block_bytes = block_bytes;
+      const auto flow = flows_from_root(op) ? RootedBlocks::Flow::from_root : RootedBlocks::Flow::to_root;
+      const RootedBlocks rooted = RootedBlocks::uniform(flow, options.root, p, block_bytes);
+      const UniformBlocks uniform(block_bytes);
+      Problem problem = is_rooted(op) ? Problem::rooted(op, rooted) : Problem{p, block_bytes, nullptr, {}};
+      if (op == Operation::alltoallv) {
+        problem.blocks = &uniform;
+        problem.operation = op;
+      }
       problem.knobs.group_width = options.group_width;
       problem.knobs.max_scratch_bytes = options.max_scratch_bytes;
       problem.knobs.segment_bytes = options.segment_bytes;
@@ -95,17 +107,21 @@ int run_benchmark(const BenchOptions& options, MPI_Comm comm) {
                               applicability.reason + (no_topology ? " (give --topology or TOPOCOLL_TOPOLOGY)" : ""));
         continue;
       }
-      const ExchangePoint point{send, recv, block_bytes, call_options, comm};
+      if (is_variable(op) && static_cast<std::size_t>(p) * block_bytes > static_cast<std::size_t>(INT_MAX)) {
+        report.not_applicable(name, block_bytes, "the v forms' displacements are ints: p blocks must fit 2^31-1 bytes");
+        continue;
+      }
+      const ExchangePoint point{send, recv, block_bytes, call_options, comm, op, options.root};
       if (!set_up) {
-        set_up_alltoall(point);
+        set_up_call(point);
         set_up = true;
       }
       PointResult result;
       result.block_bytes = block_bytes;
-      result.validity = options.validate ? validate_alltoall(point, reference, sync) : Validity::skipped;
+      result.validity = options.validate ? validate_call(point, reference, sync) : Validity::skipped;
       result.iterations = options.iterations_for(block_bytes);
-      result.latency = time_alltoall(point, options.warmup_for(block_bytes), result.iterations, sync);
-      if (options.predict && !choose && algorithm.has_schedule()) {
+      result.latency = time_call(point, options.warmup_for(block_bytes), result.iterations, sync);
+      if (options.predict && op == Operation::alltoall && !choose && algorithm.has_schedule()) {
         result.predicted_us = predict_tam_wang_us(algorithm, problem, model);
       }
       report.point(name, result);

@@ -40,7 +40,12 @@ std::string default_name(const ClustersSpec& spec) {
   return name;
 }
 std::string default_name(const SwitchTreeSpec& spec) {
-  return "switch-tree-" + std::to_string(spec.leaves) + "x" + std::to_string(spec.hosts_per_leaf);
+  if (spec.hosts_per_leaf.size() == 1) {
+    return "switch-tree-" + std::to_string(spec.leaves) + "x" + std::to_string(spec.hosts_per_leaf.front());
+  }
+  std::string name = "switch-tree";
+  for (int hosts : spec.hosts_per_leaf) name += "-" + std::to_string(hosts);
+  return name;
 }
 
 // The three files of a description (ClustersSpec or SwitchTreeSpec) and its network.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 
 namespace topocoll::network {
 
@@ -40,6 +41,9 @@ double AlltoallBound::role(const std::string& name) const {
 }
 
 AlltoallBound alltoall_lower_bound(const Network& network, std::size_t block_bytes) {
+  if (!network.one_rank_per_host()) {
+    throw std::invalid_argument("the bound of a total exchange is modelled for one rank per host only");
+  }
   const int hosts = network.host_count();
   // Index 2 * link + direction (direction 0 for a SHARED link's single capacity).
   std::vector<Cut> cuts(2 * network.links.size());

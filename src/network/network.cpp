@@ -55,6 +55,18 @@ std::vector<std::string> Network::hosts() const {
   return names;
 }
 
+std::vector<std::string> Network::rank_hosts() const {
+  std::vector<std::string> names;
+  for (const Cluster& c : clusters)
+    for (int i = 0; i < c.hosts; ++i) names.insert(names.end(), static_cast<std::size_t>(c.ranks_per_host),
+                                                   network::host_name(c.name, i));
+  return names;
+}
+
+bool Network::one_rank_per_host() const {
+  return std::all_of(clusters.begin(), clusters.end(), [](const Cluster& c) { return c.ranks_per_host == 1; });
+}
+
 void Network::route(int a, int b, std::vector<Hop>& hops) const {
   hops.clear();
   const int ca = cluster_of(a), cb = cluster_of(b);
@@ -78,24 +90,31 @@ double Network::latency(const std::vector<Hop>& hops) const {
 
 std::string hostfile_text(const Network& network) {
   std::string text;
-  for (const std::string& host : network.hosts()) text += host + "\n";
+  for (const std::string& host : network.rank_hosts()) text += host + "\n";
   return text;
 }
 
 std::string topology_json(const Network& network, TopologyFormat format) {
   std::ostringstream json;
-  const std::vector<std::string> hosts = network.hosts();
   const bool by_host = format == TopologyFormat::hosts;
   json << "{\n  \"levels\": [";
   for (std::size_t l = 0; l < network.levels.size(); ++l) json << (l ? ", " : "") << '"' << network.levels[l] << '"';
   json << "],\n  " << (by_host ? "\"hosts\": {" : "\"ranks\": [") << '\n';
-  for (std::size_t r = 0; r < hosts.size(); ++r) {
+  // One entry per host, or per rank (each host's ranks_per_host times).
+  std::vector<std::pair<std::string, const Cluster*>> entries;
+  for (const Cluster& c : network.clusters) {
+    for (int i = 0; i < c.hosts; ++i) {
+      entries.insert(entries.end(), by_host ? 1 : static_cast<std::size_t>(c.ranks_per_host),
+                     {network::host_name(c.name, i), &c});
+    }
+  }
+  for (std::size_t e = 0; e < entries.size(); ++e) {
     json << "    ";
-    if (by_host) json << '"' << hosts[r] << "\": ";
-    const Cluster& c = network.clusters[static_cast<std::size_t>(network.cluster_of(static_cast<int>(r)))];
+    if (by_host) json << '"' << entries[e].first << "\": ";
+    const Cluster& c = *entries[e].second;
     json << '[';
     for (std::size_t l = 0; l < c.groups.size(); ++l) json << (l ? ", " : "") << '"' << c.groups[l] << '"';
-    json << ']' << (r + 1 < hosts.size() ? "," : "") << '\n';
+    json << ']' << (e + 1 < entries.size() ? "," : "") << '\n';
   }
   json << "  " << (by_host ? '}' : ']') << "\n}\n";
   return json.str();

@@ -63,6 +63,7 @@ struct Cluster {
   int first_host_link = 0;  // host first_host + i's link to the switch is link first_host_link + i
   int switch_link = 0;
   std::vector<std::string> groups;  // the cluster's group at each topology level, outermost first
+  int ranks_per_host = 1;  // ranks of a job on each host (cores); those of one host talk through its loopback
 };
 
 class Network {
@@ -71,12 +72,17 @@ class Network {
   std::vector<Cluster> clusters;
   std::vector<Link> links;
   double host_speed = 4e9;  // flop/s (only charged local copies use it)
+  // Within a host (ranks_per_host > 1): the loopback's bandwidth (bytes/s) and latency.
+  double loopback_bandwidth = 0.0;
+  double loopback_latency = 0.0;
   // between[a][b]: the hops from cluster a's gateway to cluster b's (a != b).
   std::vector<std::vector<std::vector<Hop>>> between;
 
   int host_count() const;
   std::string host_name(int host) const;
-  std::vector<std::string> hosts() const;  // in rank order: the hostfile
+  std::vector<std::string> hosts() const;  // every host once, in rank order
+  std::vector<std::string> rank_hosts() const;  // the host of every rank, in rank order: the hostfile
+  bool one_rank_per_host() const;
   int cluster_of(int host) const;
   // The route from host a to host b (a != b): a's link up, a's switch, then, between clusters,
   // the hops between and b's switch, then b's link down.

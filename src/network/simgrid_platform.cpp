@@ -24,7 +24,13 @@ void write_cluster(std::ostream& xml, const Network& network, const Cluster& c) 
       << "\" sharing_policy=\"" << sharing_name(node.sharing) << "\"\n"
       << "             bb_bw=\"" << format_bandwidth(fabric.bandwidth) << "\" bb_lat=\""
       << format_latency(fabric.latency) << "\" bb_sharing_policy=\"" << simgrid_policy(fabric.sharing) << "\"\n"
-      << "             router_id=\"" << router_name(c.name) << "\"/>\n";
+      << "             router_id=\"" << router_name(c.name) << '"';
+  // Ranks of one host talk through its loopback (a link of its own per host in SimGrid).
+  if (c.ranks_per_host > 1 && network.loopback_bandwidth > 0.0) {
+    xml << "\n             loopback_bw=\"" << format_bandwidth(network.loopback_bandwidth) << "\" loopback_lat=\""
+        << format_latency(network.loopback_latency) << '"';
+  }
+  xml << "/>\n";
 }
 
 void write_route(std::ostream& xml, const Network& network, const Cluster& from, const Cluster& to,

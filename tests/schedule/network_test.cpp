@@ -2,6 +2,9 @@
 // same index, (a + b) mod uplinks), and the alltoall bound from its cuts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <stdexcept>
+
 #include "network/bound.hpp"
 #include "network/switch_tree.hpp"
 
@@ -11,7 +14,7 @@ namespace {
 SwitchTreeSpec tree(int leaves, int hosts, int spines, int uplinks) {
   SwitchTreeSpec spec;
   spec.leaves = leaves;
-  spec.hosts_per_leaf = hosts;
+  spec.hosts_per_leaf = {hosts};
   spec.spines = spines;
   spec.uplinks = uplinks;
   return spec;
@@ -62,6 +65,39 @@ TEST(SwitchTree, Checks) {
   SwitchTreeSpec bad = tree(2, 2, 1, 1);
   bad.prefix = "a-b";
   EXPECT_TRUE(check_spec(bad).has_value());
+}
+
+// The paper's testbed shape: leaves of unequal sizes whose hosts run several ranks each.
+TEST(SwitchTree, UnevenLeavesWithSeveralRanksPerHost) {
+  SwitchTreeSpec spec = tree(2, 0, 1, 1);
+  spec.hosts_per_leaf = {2, 3};
+  spec.ranks_per_host = {4, 2};
+  EXPECT_FALSE(check_spec(spec).has_value()) << check_spec(spec).value_or("");
+  EXPECT_EQ(spec.size(), 2 * 4 + 3 * 2);
+  const Network network = switch_tree_network(spec);
+  EXPECT_EQ(network.host_count(), 5);
+  EXPECT_EQ(network.hosts().size(), 5u);
+  const std::vector<std::string> ranks = network.rank_hosts();
+  ASSERT_EQ(ranks.size(), 14u);
+  EXPECT_EQ(ranks[3], "leaf0-0");
+  EXPECT_EQ(ranks[4], "leaf0-1");
+  EXPECT_EQ(ranks[8], "leaf1-0");
+  EXPECT_EQ(ranks[13], "leaf1-2");
+  EXPECT_EQ(route_ids(network, 1, 2)[2], "leaf0-up-0");  // host 2 is leaf1-0
+  // The hostfile has a line per rank; a host-keyed topology file names each host once, a
+  // rank-keyed one every rank.
+  const std::string hostfile = hostfile_text(network);
+  EXPECT_EQ(std::count(hostfile.begin(), hostfile.end(), '\n'), 14);
+  const std::string by_rank = topology_json(network, TopologyFormat::ranks);
+  EXPECT_EQ(std::count(by_rank.begin(), by_rank.end(), '['), 2 + 14);  // levels, "ranks", one per rank
+  const std::string by_host = topology_json(network, TopologyFormat::hosts);
+  EXPECT_EQ(std::count(by_host.begin(), by_host.end(), '['), 1 + 5);
+  const std::string xml = platform_xml(spec, "t");
+  EXPECT_NE(xml.find("loopback_bw=\"160Gbps\" loopback_lat=\"500ns\""), std::string::npos) << xml;
+  EXPECT_NE(canonical_command(spec, "t").find("--hosts-per-leaf 2,3 --ranks-per-host 4,2"), std::string::npos);
+  EXPECT_THROW(alltoall_lower_bound(network, 8), std::invalid_argument);  // modelled per host
+  spec.ranks_per_host = {1, 2, 3};
+  EXPECT_NE(check_spec(spec).value_or("").find("one value or one per leaf"), std::string::npos);
 }
 
 }  // namespace
