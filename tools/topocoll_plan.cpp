@@ -34,8 +34,9 @@ void list_algorithms(Operation operation) {
 }
 
 // The auto choice in the text format: the chosen name, then every prediction.
-void print_auto_choice(const AutoChoice& choice, const std::string& calibration, double all_us, double choose_us) {
-  std::cout << "auto (calibration " << calibration << "): " << describe_run(choice.algorithm, choice.knobs)
+void print_auto_choice(const AutoChoice& choice, Operation operation, const std::string& calibration, double all_us,
+                       double choose_us) {
+  std::cout << "auto (calibration " << calibration << "): " << describe_run(choice.algorithm, choice.knobs, operation)
             << "; predicting all took "
             << std::fixed << std::setprecision(1) << all_us << " us, choosing alone " << choose_us << " us\n";
   for (const AlgorithmPrediction& p : choice.predictions) {
@@ -57,9 +58,11 @@ nlohmann::json auto_choice_json(const AutoChoice& choice, const std::string& cal
     predictions.push_back({{"algorithm", p.algorithm},
                            {"predicted_us", p.predicted_us ? nlohmann::json(*p.predicted_us) : nlohmann::json()},
                            {"note", p.note},
-                           {"stripes", p.knobs.stripes}});
+                           {"stripes", p.knobs.stripes},
+                           {"topo_linear_phases", p.knobs.topo_linear_phases}});
   }
   return {{"calibration", calibration}, {"chosen", choice.algorithm}, {"stripes", choice.knobs.stripes},
+          {"topo_linear_phases", choice.knobs.topo_linear_phases},
           {"predict_all_us", all_us},
           {"choose_us", choose_us}, {"predictions", predictions}};
 }
@@ -114,10 +117,6 @@ int main(int argc, char** argv) {
   }
   const Operation operation = *operation_named(op);
   const bool choose = algorithm_name == "auto";
-  if (choose && operation != Operation::alltoall) {
-    std::cerr << "topocoll-plan: auto chooses among the alltoall algorithms only (--op alltoall)\n";
-    return 2;
-  }
   std::optional<Calibration> calibration;
   if (choose) {
     std::string why;
@@ -175,10 +174,10 @@ int main(int argc, char** argv) {
   double all_us = 0.0, choose_us = 0.0;  // time to predict every algorithm, and to choose only
   if (choose) {
     auto start = std::chrono::steady_clock::now();
-    choice = select_alltoall(problem, *calibration);
+    choice = select_algorithm(problem, *calibration);
     all_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     start = std::chrono::steady_clock::now();
-    const AutoRun chosen = choose_alltoall(problem, *calibration);  // what the executor runs
+    const AutoRun chosen = choose_algorithm(problem, *calibration);  // what the executor runs
     choose_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     if (choice->algorithm.empty()) {
       std::cerr << "topocoll-plan: auto found nothing to predict: "
@@ -186,8 +185,8 @@ int main(int argc, char** argv) {
       return 2;
     }
     if (chosen.algorithm != choice->algorithm || chosen.knobs != choice->knobs) {
-      std::cerr << "topocoll-plan: internal error: auto chose " << describe_run(chosen.algorithm, chosen.knobs)
-                << " and " << describe_run(choice->algorithm, choice->knobs) << '\n';
+      std::cerr << "topocoll-plan: internal error: auto chose " << describe_run(chosen.algorithm, chosen.knobs, operation)
+                << " and " << describe_run(choice->algorithm, choice->knobs, operation) << '\n';
       return 1;
     }
     algorithm = find_algorithm(operation, choice->algorithm);
@@ -225,7 +224,7 @@ int main(int argc, char** argv) {
     }
     std::cout << out.dump(2) << '\n';
   } else {
-    if (choice) print_auto_choice(*choice, calibration_path, all_us, choose_us);
+    if (choice) print_auto_choice(*choice, operation, calibration_path, all_us, choose_us);
     std::cout << op << ' ' << algorithm_name << " on " << topology->describe() << ", " << block_bytes
               << " bytes per block: " << stats.rounds << " rounds, " << stats.total.messages << " messages ("
               << stats.cross.messages << " across " << topology->levels().front() << "s), " << stats.total.bytes

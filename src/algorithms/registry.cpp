@@ -72,6 +72,7 @@ constexpr Algorithm kTopo{.name = "topo",
                           .plan = plan_topo,
                           .needs_topology = true,
                           .sizes_from = topo_sizes_from,
+                          .auto_knobs = topo_auto_knobs,
                           .describe_knobs = describe_topo_knobs};
 constexpr Algorithm kNativeRooted{.name = "native", .summary = "the MPI library's own algorithm", .supports = always};
 

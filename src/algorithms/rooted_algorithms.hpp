@@ -29,6 +29,8 @@ std::vector<std::pair<int, int>> binomial_sizes_from(const Problem& problem, int
 Applicability supports_topo(const Problem& problem);
 std::unique_ptr<RoundPlan> plan_topo(const Problem& problem);
 std::vector<std::pair<int, int>> topo_sizes_from(const Problem& problem, int rank, int peer);
+// auto's settings for topo: a binomial tree or a star in each phase.
+std::vector<AlgorithmKnobs> topo_auto_knobs(const Problem& problem);
 std::string describe_topo_knobs(const AlgorithmKnobs& knobs);
 
 }  // namespace topocoll

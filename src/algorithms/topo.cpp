@@ -98,6 +98,19 @@ std::vector<std::pair<int, int>> topo_sizes_from(const Problem& problem, int ran
   return tree_sizes_from(problem, *topo_tree(problem), rank, peer);
 }
 
+std::vector<AlgorithmKnobs> topo_auto_knobs(const Problem& problem) {
+  // Only a choice the caller left open, on a known topology; at most 6 phases (64 settings).
+  if (problem.topology == nullptr || problem.knobs.topo_linear_phases != 0) return {};
+  const int phases = std::min(problem.topology->level_count() + 1, 6);
+  std::vector<AlgorithmKnobs> settings;
+  for (unsigned stars = 0; stars < (1U << phases); ++stars) {
+    AlgorithmKnobs knobs = problem.knobs;
+    knobs.topo_linear_phases = stars;
+    settings.push_back(knobs);
+  }
+  return settings;  // the simplest (binomial everywhere, the paper's) first
+}
+
 std::string describe_topo_knobs(const AlgorithmKnobs& knobs) {
   if (knobs.topo_linear_phases == 0) return "binomial phases";
   std::string phases;

@@ -1,6 +1,7 @@
 #include "exec/auto_choice.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,12 +11,12 @@ namespace topocoll::exec {
 
 namespace {
 
-std::string choice_key(const CheckedCall& call, std::size_t block_bytes, bool variable) {
+std::string choice_key(const CheckedCall& call, std::size_t block_bytes) {
   const AlgorithmKnobs& k = call.problem.knobs;
-  return std::string(variable ? "v " : "a ") + std::to_string(block_bytes) + " " + std::to_string(k.group_width) +
-         " " + std::to_string(k.max_scratch_bytes) + " " + std::to_string(k.segment_bytes) + " " +
-         std::to_string(k.stripes) + " " +
-         call.topology_spec + "\n" + call.calibration_path;
+  return std::string(to_string(call.operation)) + " " + std::to_string(call.problem.root) + " " +
+         std::to_string(block_bytes) + " " + std::to_string(k.group_width) + " " + std::to_string(k.max_scratch_bytes) +
+         " " + std::to_string(k.segment_bytes) + " " + std::to_string(k.stripes) + " " +
+         std::to_string(k.topo_linear_phases) + " " + call.topology_spec + "\n" + call.calibration_path;
 }
 
 }  // namespace
@@ -32,28 +33,43 @@ MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_
   if (auto failure = state.topology(call.topology_spec, topology)) return failure;
   call.problem.topology = topology;
 
-  const bool variable = call.problem.variable();
-  Problem uniform = call.problem;
-  uniform.blocks = nullptr;
-  uniform.operation = Operation::alltoall;
+  const Operation op = call.operation;
+  const bool variable = is_variable(op);
+  std::size_t block_bytes = call.block_bytes;
   if (variable) {
     std::uint64_t mine = variable_bytes_sent, total = 0;
     const int rc = MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, private_comm);
     if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Allreduce", rc);
-    const std::uint64_t pairs = static_cast<std::uint64_t>(call.problem.size) * call.problem.size;
-    uniform.block_bytes = static_cast<std::size_t>((total + pairs - 1) / pairs);
+    const auto p = static_cast<std::uint64_t>(call.problem.size);
+    const std::uint64_t blocks = is_rooted(op) ? p : p * p;
+    block_bytes = static_cast<std::size_t>((total + blocks - 1) / blocks);
   }
-  const std::string key = choice_key(call, uniform.block_bytes, variable);
+  // The uniform stand-in every rank can price alike: MPI_Alltoall's layout, or the root's row
+  // (column) of equal blocks.
+  Problem uniform = call.problem;
+  std::optional<RootedBlocks> rooted;
+  if (is_rooted(op)) {
+    const bool down = flows_from_root(op);
+    rooted.emplace(RootedBlocks::uniform(down ? RootedBlocks::Flow::from_root : RootedBlocks::Flow::to_root,
+                                         call.problem.root, call.problem.size, block_bytes));
+    uniform = Problem::rooted(down ? Operation::scatter : Operation::gather, *rooted, topology);
+    uniform.knobs = call.problem.knobs;
+  } else {
+    uniform.blocks = nullptr;
+    uniform.operation = Operation::alltoall;
+    uniform.block_bytes = block_bytes;
+  }
+  const std::string key = choice_key(call, block_bytes);
   auto cached = state.auto_choices().find(key);
   if (cached == state.auto_choices().end()) {
     std::vector<Algorithm> candidates;
-    for (const Algorithm& a : algorithms_for(Operation::alltoall)) {
-      // For alltoallv only the algorithms that take blocks of different sizes.
+    for (const Algorithm& a : algorithms_for(op)) {
+      // For the v forms only the algorithms that take blocks of different sizes.
       if (a.has_schedule() && (!variable || a.supports(call.problem).ok)) candidates.push_back(a);
     }
-    cached = state.auto_choices().emplace(key, choose_alltoall(uniform, calibration->machine(), candidates)).first;
+    cached = state.auto_choices().emplace(key, choose_algorithm(uniform, calibration->machine(), candidates)).first;
   }
-  call.algorithm = find_algorithm(Operation::alltoall, cached->second.algorithm);
+  call.algorithm = find_algorithm(op, cached->second.algorithm);
   call.problem.knobs = cached->second.knobs;
   if (call.algorithm == nullptr) return Failure{MPI_ERR_INTERN, "auto chose an unknown algorithm"};
   return std::nullopt;

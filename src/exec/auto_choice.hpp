@@ -1,9 +1,10 @@
 // Resolving `auto`: the algorithm with the lowest time predicted by the cost model calibrated
 // for the machine (src/select/auto_select.hpp), on the communicator's topology. Every rank makes
-// the same choice: same calibration, same topology, same problem. For alltoallv, whose block
-// sizes each rank knows only in part, the problem is the uniform exchange of the same total
+// the same choice: same calibration, same topology, same problem. For the v forms, whose block
+// sizes each rank knows only in part, the problem is the uniform operation of the same total
 // volume (one MPI_Allreduce of the bytes sent), among the algorithms that apply to blocks of
-// different sizes. Choices are cached per communicator.
+// different sizes. Scatter and gather choose among their own registry (topo with a binomial
+// tree or a star in each phase). Choices are cached per communicator.
 #pragma once
 
 #include <mpi.h>
@@ -17,8 +18,8 @@
 
 namespace topocoll::exec {
 
-// Sets call.algorithm (and call.problem.topology). `variable_bytes_sent`: for alltoallv, the
-// bytes this rank sends in all; ignored for alltoall (call.problem.blocks == nullptr).
+// Sets call.algorithm and its knobs (and call.problem.topology). `variable_bytes_sent`: for the
+// v forms, the bytes this rank sends in all; ignored for the uniform operations.
 MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_comm,
                           std::size_t variable_bytes_sent = 0);
 

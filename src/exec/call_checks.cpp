@@ -32,14 +32,10 @@ MaybeFailure check_communicator(MPI_Comm comm, int& size, int& rank) {
 MaybeFailure check_algorithm_and_options(Operation op, const CollectiveOptions& options, CheckedCall& checked) {
   const std::string name = options.algorithm.empty() ? std::string(default_algorithm(op)) : options.algorithm;
   checked.auto_select = name == "auto";
-  if (checked.auto_select && is_rooted(op)) {
-    return Failure{MPI_ERR_ARG, "auto does not choose " + std::string(to_string(op)) +
-                                    " algorithms; valid names: " + algorithm_names(op)};
-  }
   checked.algorithm = checked.auto_select ? nullptr : find_algorithm(op, name);
   if (checked.algorithm == nullptr && !checked.auto_select) {
-    return Failure{MPI_ERR_ARG, "unknown algorithm '" + excerpt_of(name) + "'; valid names: " + algorithm_names(op) +
-                                    (is_rooted(op) ? "" : ", auto")};
+    return Failure{MPI_ERR_ARG,
+                   "unknown algorithm '" + excerpt_of(name) + "'; valid names: " + algorithm_names(op) + ", auto"};
   }
   checked.native = checked.algorithm != nullptr && !checked.algorithm->has_schedule();
   if (checked.native && checked.algorithm->name != "native") {

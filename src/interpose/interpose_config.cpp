@@ -19,7 +19,7 @@ std::string value_of(const EnvironmentLookup& lookup, const std::string& name) {
 }
 
 // The names a variable accepts: the operation's registry (for alltoallv, those that take
-// blocks of different sizes), and auto for the operations auto chooses for.
+// blocks of different sizes), and auto.
 std::string valid_names(Operation operation) {
   const KnownBlocks one_block(std::vector<std::vector<std::size_t>>{{1}});
   std::string names;
@@ -30,15 +30,15 @@ std::string valid_names(Operation operation) {
     }
     names += std::string(names.empty() ? "" : ", ") + std::string(a.name);
   }
-  return is_rooted(operation) ? names : names + ", auto";
+  return names + ", auto";
 }
 
 std::string parse_choice(Operation operation, const std::string& value, const std::string& calibration,
                          OperationChoice& choice) {
   choice.defaulted = value.empty();
   choice.requested = !value.empty() ? value : is_rooted(operation) ? "native" : "auto";
-  if (choice.requested == "auto" && !is_rooted(operation)) {
-    choice.algorithm = calibration.empty() ? kAutoStandIn : "auto";
+  if (choice.requested == "auto") {
+    choice.algorithm = calibration.empty() ? auto_stand_in(operation) : "auto";
     return {};
   }
   const std::string names = valid_names(operation);

@@ -14,9 +14,11 @@
 namespace topocoll::interpose {
 
 // `auto` needs the machine's calibration (TOPOCOLL_CALIBRATION, made by topocoll-calibrate).
-// Without one it stands for the C API's default, `pairwise` (applies to every p and block
-// size, one partner per round, so bounded requests in flight), and verbose says so.
+// Without one it stands for a safe choice, and verbose says so: for alltoall(v) the C API's
+// default, `pairwise` (applies to every p and block size, one partner per round, so bounded
+// requests in flight); for scatter and gather the MPI library's own.
 inline constexpr const char* kAutoStandIn = "pairwise";
+constexpr const char* auto_stand_in(Operation operation) { return is_rooted(operation) ? "native" : kAutoStandIn; }
 
 // What one operation's variable asks for. Unset or empty: `auto` for alltoall and alltoallv;
 // `native` for scatter, gather and their v forms (a program that preloads the library for its

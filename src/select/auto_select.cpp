@@ -1,4 +1,4 @@
-// `auto` selection for alltoall (see auto_select.hpp).
+// `auto` selection (see auto_select.hpp).
 #include "select/auto_select.hpp"
 
 #include <algorithm>
@@ -58,18 +58,21 @@ AlgorithmPrediction predict_tuned(const Algorithm& algorithm, const std::vector<
 
 }  // namespace
 
-std::string describe_run(const std::string& algorithm, const AlgorithmKnobs& knobs) {
-  const Algorithm* entry = find_algorithm(Operation::alltoall, algorithm);
+std::string describe_run(const std::string& algorithm, const AlgorithmKnobs& knobs, Operation operation) {
+  const Algorithm* entry = find_algorithm(operation, algorithm);
   if (entry == nullptr || entry->describe_knobs == nullptr || entry->auto_knobs == nullptr) return algorithm;
   // The knobs auto tunes are told when they differ from the simplest setting.
-  const std::vector<AlgorithmKnobs> settings = entry->auto_knobs(Problem{});
+  Problem any;
+  any.operation = operation;
+  const std::vector<AlgorithmKnobs> settings = entry->auto_knobs(any);
   const std::string told = entry->describe_knobs(knobs);
   if (settings.empty() || told == entry->describe_knobs(settings.front())) return algorithm;
   return algorithm + " with " + told;
 }
 
-AutoChoice select_alltoall(const Problem& problem, const MachineCost& machine, Predictions predictions,
-                           std::span<const Algorithm> candidates) {
+AutoChoice select_algorithm(const Problem& problem, const MachineCost& machine, Predictions predictions,
+                            std::span<const Algorithm> candidates) {
+  if (candidates.empty()) candidates = algorithms_for(problem.operation);
   AutoChoice choice;
   if (const auto unusable = check_machine(machine)) {
     for (const Algorithm& algorithm : candidates) {
@@ -107,19 +110,19 @@ AutoChoice select_alltoall(const Problem& problem, const MachineCost& machine, P
   return choice;
 }
 
-AutoChoice select_alltoall(const Problem& problem, const Calibration& calibration, Predictions predictions) {
-  return select_alltoall(problem, calibration.machine(), predictions);
+AutoChoice select_algorithm(const Problem& problem, const Calibration& calibration, Predictions predictions) {
+  return select_algorithm(problem, calibration.machine(), predictions);
 }
 
-AutoRun choose_alltoall(const Problem& problem, const MachineCost& machine,
+AutoRun choose_algorithm(const Problem& problem, const MachineCost& machine,
                         std::span<const Algorithm> candidates) {
-  const AutoChoice choice = select_alltoall(problem, machine, Predictions::enough_to_choose, candidates);
-  if (choice.algorithm.empty()) return {kAutoFallback, problem.knobs};
+  const AutoChoice choice = select_algorithm(problem, machine, Predictions::enough_to_choose, candidates);
+  if (choice.algorithm.empty()) return {std::string(default_algorithm(problem.operation)), problem.knobs};
   return {choice.algorithm, choice.knobs};
 }
 
-AutoRun choose_alltoall(const Problem& problem, const Calibration& calibration) {
-  return choose_alltoall(problem, calibration.machine(), algorithms_for(Operation::alltoall));
+AutoRun choose_algorithm(const Problem& problem, const Calibration& calibration) {
+  return choose_algorithm(problem, calibration.machine(), algorithms_for(problem.operation));
 }
 
 }  // namespace topocoll

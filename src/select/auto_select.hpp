@@ -1,13 +1,15 @@
-// `auto` for alltoall: predict every applicable algorithm of the registry with the hierarchical
-// cost model (hierarchical_cost.hpp) on a calibrated machine, and pick the lowest. Pure C++, no
+// `auto`: predict every applicable algorithm of the problem's operation (alltoall, or scatter
+// and gather and their v forms) with the hierarchical cost model (hierarchical_cost.hpp) on a
+// calibrated machine, and pick the lowest. Pure C++, no
 // MPI: every rank that passes the same problem and calibration gets the same answer (the same
 // arithmetic in the same order). Ties go to the earlier algorithm of the registry.
 // Cost: each algorithm is priced from its plan (model/plan_cost.hpp), O(messages), no schedule
 // built. To choose, a prediction may stop as soon as its rounds exceed the best prediction so
 // far (the choice is the same). An algorithm whose registry entry lists knob settings for auto
-// (Algorithm::auto_knobs: overlap's stripes, when the caller leaves them at 0) is predicted
-// with each, and the simplest within 0.5% of the best of them wins (for overlap, each stripe is
-// one more message per block across, at a cost the model only sees as posting overhead).
+// (Algorithm::auto_knobs: overlap's stripes, when the caller leaves them at 0; topo's choice of
+// a binomial tree or a star for each phase) is predicted with each, and the simplest within
+// 0.5% of the best of them wins (for overlap, each stripe is one more message per block
+// across, at a cost the model only sees as posting overhead).
 #pragma once
 
 #include <optional>
@@ -39,27 +41,27 @@ struct AutoChoice {
   std::vector<AlgorithmPrediction> predictions;  // one per candidate, in registry order
 };
 
-// Predicts every candidate (`native`, which has no schedule, is listed as not modelled).
-AutoChoice select_alltoall(const Problem& problem, const MachineCost& machine,
-                           Predictions predictions = Predictions::all,
-                           std::span<const Algorithm> candidates = algorithms_for(Operation::alltoall));
-AutoChoice select_alltoall(const Problem& problem, const Calibration& calibration,
+// Predicts every candidate (`native`, which has no schedule, is listed as not modelled); the
+// candidates default to the problem's operation's registry.
+AutoChoice select_algorithm(const Problem& problem, const MachineCost& machine,
+                            Predictions predictions = Predictions::all, std::span<const Algorithm> candidates = {});
+AutoChoice select_algorithm(const Problem& problem, const Calibration& calibration,
                            Predictions predictions = Predictions::all);
 
 // What the executor calls: the algorithm `auto` runs for this problem, and its knobs. Never
 // empty: if no algorithm can be predicted (a calibration that does not describe a machine), the
-// library's default algorithm, kAutoFallback, with the problem's knobs.
-inline constexpr const char* kAutoFallback = "pairwise";
+// operation's default algorithm (default_algorithm: pairwise, linear), with the problem's knobs.
 struct AutoRun {
   std::string algorithm;
   AlgorithmKnobs knobs;
 };
-AutoRun choose_alltoall(const Problem& problem, const Calibration& calibration);
-// The same on a machine, among `candidates` (the executor's, for alltoallv).
-AutoRun choose_alltoall(const Problem& problem, const MachineCost& machine,
+AutoRun choose_algorithm(const Problem& problem, const Calibration& calibration);
+// The same on a machine, among `candidates` (the executor's, for the v forms).
+AutoRun choose_algorithm(const Problem& problem, const MachineCost& machine,
                         std::span<const Algorithm> candidates);
 
 // "overlap with 2 stripes", or the bare name: how tools print what auto runs.
-std::string describe_run(const std::string& algorithm, const AlgorithmKnobs& knobs);
+std::string describe_run(const std::string& algorithm, const AlgorithmKnobs& knobs,
+                         Operation operation = Operation::alltoall);
 
 }  // namespace topocoll

@@ -147,14 +147,17 @@ TEST(InterposeConfig, ScatterAndGatherStayWithTheMpiLibraryUnlessAsked) {
   EXPECT_TRUE(asked.gather.native());
 }
 
-TEST(InterposeConfig, ScatterVariablesTakeTheRootedRegistryWithoutAuto) {
-  for (const char* name : {"auto", "pairwise", "fastest"}) {
+TEST(InterposeConfig, ScatterVariablesTakeTheRootedRegistryAndAuto) {
+  for (const char* name : {"pairwise", "fastest"}) {
     const InterposeConfig config = parse({{"TOPOCOLL_SCATTERV", name}});
     EXPECT_FALSE(config.valid()) << name;
     EXPECT_TRUE(contains(config.error, "TOPOCOLL_SCATTERV='" + std::string(name) + "' is not a scatterv algorithm"))
         << config.error;
-    EXPECT_TRUE(contains(config.error, "valid names: linear, binomial, topo, native")) << config.error;
+    EXPECT_TRUE(contains(config.error, "valid names: linear, binomial, topo, native, auto")) << config.error;
   }
+  // auto without a calibration stays with the MPI library; with one, the executor chooses.
+  EXPECT_TRUE(parse({{"TOPOCOLL_GATHER", "auto"}}).gather.native());
+  EXPECT_EQ(parse({{"TOPOCOLL_GATHER", "auto"}, {"TOPOCOLL_CALIBRATION", "/m.json"}}).gather.algorithm, "auto");
   EXPECT_EQ(variable_of(Operation::gatherv), "TOPOCOLL_GATHERV");
 }
 

@@ -1,7 +1,7 @@
-// Scatter, gather and their v forms against the MPI library's own: every rooted algorithm,
-// every root, counts 0 to 1000, a datatype with holes, MPI_IN_PLACE at the root, the v forms
-// with displacements out of order and gaps, a sub-communicator; arguments the root alone reads
-// are garbage elsewhere; and the errors MPI's rules call for.
+// Scatter, gather and their v forms against the MPI library's own: every rooted algorithm and
+// auto, every root, counts 0 to 1000, a datatype with holes, MPI_IN_PLACE at the root, the v
+// forms with displacements out of order and gaps, a sub-communicator; arguments the root alone
+// reads are garbage elsewhere; and the errors MPI's rules call for.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -16,6 +16,7 @@ namespace {
 std::vector<std::string> rooted_names() {
   std::vector<std::string> names;
   for (const Algorithm& a : algorithms_for(Operation::scatter)) names.emplace_back(a.name);
+  names.emplace_back("auto");  // with the shipped crossbar calibration
   return names;
 }
 
@@ -34,7 +35,10 @@ class Rooted : public MpiTest, public ::testing::WithParamInterface<std::string>
     CollectiveOptions o;
     o.algorithm = GetParam();
     const int p = size_of(MPI_COMM_WORLD);
-    if (GetParam() == "topo" && p >= 2) o.topology = "clusters:" + std::to_string(p - p / 2) + "," + std::to_string(p / 2);
+    if ((GetParam() == "topo" || GetParam() == "auto") && p >= 2) {
+      o.topology = "clusters:" + std::to_string(p - p / 2) + "," + std::to_string(p / 2);
+    }
+    if (GetParam() == "auto") o.calibration = std::string(TOPOCOLL_SOURCE_DIR) + "/platforms/crossbar-16.calibration.json";
     return o;
   }
 };
@@ -190,11 +194,11 @@ TEST_F(RootedErrors, MpiRulesAreEnforcedWithClearMessages) {
   CollectiveOptions automatic;
   automatic.algorithm = "auto";
   expect_error(scatter(buffer.data(), 2, MPI_INT, one.data(), 2, MPI_INT, 0, comm_, automatic), MPI_ERR_ARG,
-               "auto does not choose scatter");
+               "auto needs the machine's calibration");
   CollectiveOptions unknown;
   unknown.algorithm = "pairwise";
   expect_error(gather(one.data(), 2, MPI_INT, buffer.data(), 2, MPI_INT, 0, comm_, unknown), MPI_ERR_ARG,
-               "unknown algorithm 'pairwise'; valid names: linear");
+               "unknown algorithm 'pairwise'; valid names: linear, binomial, topo, native, auto");
   // MPI_IN_PLACE on the wrong side: the send buffer of scatter, the receive buffer of gather.
   expect_error(scatter(MPI_IN_PLACE, 2, MPI_INT, one.data(), 2, MPI_INT, 0, comm_), MPI_ERR_BUFFER,
                "only valid as the root's receive buffer");

@@ -36,14 +36,14 @@ TEST(AutoSelect, SlowBackbonePicksLgForLargeBlocks) {
   const Topology topology = test_machines::two_clusters(30, 30);
   const MachineCost machine = test_machines::two_cluster_machine(125.0, 12.5);
   for (std::size_t b : {std::size_t{65536}, std::size_t{262144}}) {
-    const AutoChoice choice = select_alltoall(Problem{60, b, &topology, {}}, machine);
+    const AutoChoice choice = select_algorithm(Problem{60, b, &topology, {}}, machine);
     EXPECT_EQ(choice.algorithm, "lg") << b << " bytes";
     expect_choice_is_lowest(choice);
     EXPECT_LT(predicted(choice, "lg") * 5, predicted(choice, "direct")) << b << " bytes";
   }
   // The same holds for uneven clusters (two phase-2 steps).
   const Topology uneven = test_machines::two_clusters(20, 40);
-  EXPECT_EQ(select_alltoall(Problem{60, 65536, &uneven, {}}, machine).algorithm, "lg");
+  EXPECT_EQ(select_algorithm(Problem{60, 65536, &uneven, {}}, machine).algorithm, "lg");
 }
 
 // With no per-message overhead and a backbone that carries as much with many flows as with few
@@ -54,7 +54,7 @@ TEST(AutoSelect, FlowFairBackboneNeverPrefersLgOverDirect) {
   const Topology topology = test_machines::two_clusters(30, 30);
   const MachineCost machine = test_machines::two_cluster_machine(1250.0, 1250.0);
   for (std::size_t b = 1; b <= (std::size_t{1} << 22); b *= 4) {
-    const AutoChoice choice = select_alltoall(Problem{60, b, &topology, {}}, machine);
+    const AutoChoice choice = select_algorithm(Problem{60, b, &topology, {}}, machine);
     EXPECT_NE(choice.algorithm, "lg") << b;
     EXPECT_LE(predicted(choice, "direct"), predicted(choice, "lg")) << b;
     EXPECT_LE(predicted(choice, "overlap"), predicted(choice, "direct")) << b;
@@ -63,22 +63,22 @@ TEST(AutoSelect, FlowFairBackboneNeverPrefersLgOverDirect) {
   // A per-message overhead makes lg's 30 messages per rank worth more than direct's 59 for small
   // blocks (overlap posts its 30 messages across first, and is quicker still).
   const MachineCost busy_cpu = test_machines::two_cluster_machine(1250.0, 1250.0, 20.0);
-  const AutoChoice busy = select_alltoall(Problem{60, 16, &topology, {}}, busy_cpu);
+  const AutoChoice busy = select_algorithm(Problem{60, 16, &topology, {}}, busy_cpu);
   EXPECT_LT(predicted(busy, "lg"), predicted(busy, "direct"));
   EXPECT_LT(predicted(busy, "overlap"), predicted(busy, "lg"));
 }
 
 TEST(AutoSelect, FastCrossbarSmallBlocksBruckLargeDirect) {
   const MachineCost machine = test_machines::fast_crossbar();
-  const AutoChoice small = select_alltoall(Problem{64, 8, nullptr, {}}, machine);
+  const AutoChoice small = select_algorithm(Problem{64, 8, nullptr, {}}, machine);
   EXPECT_EQ(small.algorithm, "bruck");
   expect_choice_is_lowest(small);
-  const AutoChoice large = select_alltoall(Problem{64, 1 << 20, nullptr, {}}, machine);
+  const AutoChoice large = select_algorithm(Problem{64, 1 << 20, nullptr, {}}, machine);
   EXPECT_EQ(large.algorithm, "direct");
   expect_choice_is_lowest(large);
   // On Tam and Wang's cluster posting a message costs 12.5 us: direct wins even for 1 byte.
   EXPECT_EQ(
-      select_alltoall(Problem{16, 1, nullptr, {}}, machine_from_tam_wang(TamWangParams::table1(16))).algorithm,
+      select_algorithm(Problem{16, 1, nullptr, {}}, machine_from_tam_wang(TamWangParams::table1(16))).algorithm,
       "direct");
 }
 
@@ -91,7 +91,7 @@ TEST(AutoSelect, PredictionsGrowWithBlockSize) {
     for (const Topology* topology : {static_cast<const Topology*>(nullptr), &clusters}) {
       std::vector<AlgorithmPrediction> before;
       for (std::size_t b : {0, 1, 2, 3, 64, 1000, 1492, 4096, 65536, 100000, 1 << 20}) {
-        const AutoChoice choice = select_alltoall(Problem{16, b, topology, {}}, machine);
+        const AutoChoice choice = select_algorithm(Problem{16, b, topology, {}}, machine);
         for (std::size_t i = 0; i < before.size(); ++i) {
           if (!before[i].predicted_us) continue;
           ASSERT_TRUE(choice.predictions[i].predicted_us) << choice.predictions[i].algorithm;
@@ -115,8 +115,8 @@ TEST(AutoSelect, ChoosingWithoutFullPredictionsPicksTheSame) {
   for (const MachineCost& machine : machines) {
     for (std::size_t b : {1, 100, 4096, 65536, 1 << 20}) {
       const Problem problem{23, b, &clusters, {}};
-      const AutoChoice all = select_alltoall(problem, machine);
-      const AutoChoice enough = select_alltoall(problem, machine, Predictions::enough_to_choose);
+      const AutoChoice all = select_algorithm(problem, machine);
+      const AutoChoice enough = select_algorithm(problem, machine, Predictions::enough_to_choose);
       EXPECT_EQ(enough.algorithm, all.algorithm) << b;
       for (std::size_t i = 0; i < all.predictions.size(); ++i) {
         if (!all.predictions[i].predicted_us) continue;
@@ -148,25 +148,25 @@ TEST(AutoSelect, StripesWinTheLinkBackWhereSharingFavoursShortRoutes) {
   const double bound_us = 900.0 * static_cast<double>(b) / 1250.0 + 5060.0;
   MachineCost biased = test_machines::two_cluster_machine(1250.0, 1250.0);
   biased.backbone->near_weight = 110.0;
-  const AutoChoice choice = select_alltoall(Problem{60, b, &topology, {}}, biased);
+  const AutoChoice choice = select_algorithm(Problem{60, b, &topology, {}}, biased);
   EXPECT_EQ(choice.algorithm, "overlap");
   EXPECT_EQ(choice.knobs.stripes, 2);
   EXPECT_NEAR(predicted(choice, "overlap"), bound_us, 0.001 * bound_us);
   Problem one_stripe{60, b, &topology, {}};
   one_stripe.knobs.stripes = 1;
-  const AutoChoice fixed = select_alltoall(one_stripe, biased);
+  const AutoChoice fixed = select_algorithm(one_stripe, biased);
   EXPECT_GT(predicted(fixed, "overlap"), 1.05 * bound_us);  // the caller's count is kept
   for (const AlgorithmPrediction& p : fixed.predictions) EXPECT_EQ(p.knobs.stripes, p.predicted_us ? 1 : 0);
 
   const AutoChoice unbiased =
-      select_alltoall(Problem{60, b, &topology, {}}, test_machines::two_cluster_machine(1250.0, 1250.0));
+      select_algorithm(Problem{60, b, &topology, {}}, test_machines::two_cluster_machine(1250.0, 1250.0));
   EXPECT_EQ(unbiased.algorithm, "overlap");
   EXPECT_EQ(unbiased.knobs.stripes, 1);
   EXPECT_NEAR(predicted(unbiased, "overlap"), bound_us, 0.001 * bound_us);
 }
 
 TEST(AutoSelect, ListsEveryAlgorithmAndSaysWhyNot) {
-  const AutoChoice choice = select_alltoall(Problem{8, 64, nullptr, {}}, test_machines::fast_crossbar());
+  const AutoChoice choice = select_algorithm(Problem{8, 64, nullptr, {}}, test_machines::fast_crossbar());
   ASSERT_EQ(choice.predictions.size(), algorithms_for(Operation::alltoall).size());
   for (const AlgorithmPrediction& p : choice.predictions) {
     if (p.algorithm == "lg" || p.algorithm == "overlap") {
@@ -187,20 +187,40 @@ TEST(AutoSelect, DeterministicWithAFallback) {
   calibration.levels = {{"cluster", 0, 7, 500.0, 1e8, {}}, {"node", 0, 1, 20.0, 1e9, {}}};
   calibration.node = {8, 1e9, 1e9};
   calibration.copy = {5e9, "given"};
-  const AutoRun first = choose_alltoall(problem, calibration);
-  EXPECT_EQ(first.algorithm, select_alltoall(problem, calibration).algorithm);
-  EXPECT_EQ(first.knobs, select_alltoall(problem, calibration).knobs);
+  const AutoRun first = choose_algorithm(problem, calibration);
+  EXPECT_EQ(first.algorithm, select_algorithm(problem, calibration).algorithm);
+  EXPECT_EQ(first.knobs, select_algorithm(problem, calibration).knobs);
   for (int i = 0; i < 5; ++i) {
-    EXPECT_EQ(choose_alltoall(problem, calibration).algorithm, first.algorithm);
-    EXPECT_EQ(choose_alltoall(problem, calibration).knobs, first.knobs);
+    EXPECT_EQ(choose_algorithm(problem, calibration).algorithm, first.algorithm);
+    EXPECT_EQ(choose_algorithm(problem, calibration).knobs, first.knobs);
   }
 
   calibration.node.injection_bytes_per_s = 0;  // not a machine: nothing can be predicted
-  const AutoChoice none = select_alltoall(problem, calibration);
+  const AutoChoice none = select_algorithm(problem, calibration);
   EXPECT_TRUE(none.algorithm.empty());
   EXPECT_NE(none.predictions.front().note.find("injection"), std::string::npos);
-  EXPECT_EQ(choose_alltoall(problem, calibration).algorithm, kAutoFallback);
-  EXPECT_EQ(choose_alltoall(problem, calibration).knobs, problem.knobs);
+  EXPECT_EQ(choose_algorithm(problem, calibration).algorithm, "pairwise");
+  EXPECT_EQ(choose_algorithm(problem, calibration).knobs, problem.knobs);
+}
+
+// Gather of 1-byte blocks to rank 0 over two clusters 5 ms apart: binomial crosses the backbone
+// in two of its rounds (relative ranks 0 -> 32 and 28 -> 30), topo once (its leaders' phase),
+// so topo is predicted at least one backbone latency faster, and auto, which tries topo with a
+// binomial tree or a star in each phase, never picks binomial there.
+TEST(AutoSelect, GatherOverASlowBackboneCrossesItOnce) {
+  const Topology topology = test_machines::two_clusters(30, 30);
+  const MachineCost machine = test_machines::two_cluster_machine(125.0, 12.5);
+  const RootedBlocks layout = RootedBlocks::uniform(RootedBlocks::Flow::to_root, 0, 60, 1);
+  const AutoChoice choice = select_algorithm(Problem::rooted(Operation::gather, layout, &topology), machine);
+  ASSERT_FALSE(choice.algorithm.empty());
+  expect_choice_is_lowest(choice);
+  EXPECT_NE(choice.algorithm, "binomial");
+  EXPECT_GT(predicted(choice, "binomial"), predicted(choice, "topo") + 4000.0);
+  for (const char* name : {"linear", "binomial", "topo"}) EXPECT_GT(predicted(choice, name), 5060.0) << name;
+  EXPECT_EQ(choose_algorithm(Problem::rooted(Operation::gather, layout, &topology), machine,
+                             algorithms_for(Operation::gather))
+                .algorithm,
+            choice.algorithm);
 }
 
 }  // namespace
