@@ -1,9 +1,11 @@
 // topocoll-plan's topology, network and link loads (see plan_machine.hpp).
 #include "plan_machine.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include "topology/topology_file.hpp"
@@ -65,6 +67,18 @@ PlanMachine load_plan_machine(const std::string& spec, const std::string& hostfi
   auto topology = load_topology_for(spec, RankPlacement::whole_world(machine.rank_hosts), &error);
   if (!topology) throw std::runtime_error(error);
   machine.topology = std::move(*topology);
+  // Several ranks on one host (a hostfile line per rank): the node level the library would
+  // discover from shared memory, unless the file has one.
+  const auto& levels = machine.topology.levels();
+  const std::set<std::string> distinct(machine.rank_hosts.begin(), machine.rank_hosts.end());
+  if (distinct.size() < machine.rank_hosts.size() && std::find(levels.begin(), levels.end(), "node") == levels.end()) {
+    std::map<std::string, int> node_of;
+    std::vector<int> nodes;
+    for (const std::string& host : machine.rank_hosts) {
+      nodes.push_back(node_of.emplace(host, static_cast<int>(node_of.size())).first->second);
+    }
+    machine.topology = machine.topology.with_inner_level("node", nodes);
+  }
   return machine;
 }
 

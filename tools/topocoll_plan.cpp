@@ -229,6 +229,17 @@ int main(int argc, char** argv) {
               << " bytes per block: " << stats.rounds << " rounds, " << stats.total.messages << " messages ("
               << stats.cross.messages << " across " << topology->levels().front() << "s), " << stats.total.bytes
               << " bytes\n";
+    if (stats.by_level.size() > 2) {
+      // Kandalla et al.'s C3, C2, C1 for a switch tree: messages by the outermost level they cross.
+      std::cout << "messages by the outermost level they cross:";
+      for (std::size_t l = 0; l < stats.by_level.size(); ++l) {
+        const bool inside = l + 1 == stats.by_level.size();
+        std::cout << (l ? ", " : " ") << (inside ? "within a " + topology->levels().back()
+                                                 : "between " + topology->levels()[l] + "s")
+                  << ' ' << stats.by_level[l].messages;
+      }
+      std::cout << '\n';
+    }
     print_schedule_text(std::cout, schedule);
     if (loads) tools::print_link_loads(std::cout, *loads);
     if (verify_it) std::cout << verdict.summary() << '\n';
