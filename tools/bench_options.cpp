@@ -192,6 +192,12 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
                  "auto, chosen by the cost model)")
       ->check(CLI::Range(0, kIntMax))
       ->capture_default_str();
+  app.add_option("--topo-stars", options.topo_stars,
+                 "topo: bit l set makes phase l (0: the outermost level) a star instead of a binomial tree")
+      ->capture_default_str();
+  app.add_option("--topo-skip", options.topo_skip,
+                 "topo: bit l set gives topology level l no phase (its leaders are skipped)")
+      ->capture_default_str();
   app.add_option("--max-requests", options.max_requests,
                  "Bound on point-to-point requests in flight per rank (0: no bound)")
       ->check(CLI::Range(0, kIntMax))

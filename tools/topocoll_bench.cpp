@@ -82,6 +82,8 @@ int run_benchmark(const BenchOptions& options, MPI_Comm comm) {
     call_options.lg.max_scratch_bytes = options.max_scratch_bytes;
     call_options.lg.segment_bytes = options.segment_bytes;
     call_options.overlap.stripes = options.stripes;
+    call_options.topo.linear_phases = options.topo_stars;
+    call_options.topo.skipped_levels = options.topo_skip;
     call_options.calibration = options.calibration;
 
     report.begin_algorithm(name);
@@ -100,6 +102,8 @@ int run_benchmark(const BenchOptions& options, MPI_Comm comm) {
       problem.knobs.max_scratch_bytes = options.max_scratch_bytes;
       problem.knobs.segment_bytes = options.segment_bytes;
       problem.knobs.stripes = options.stripes;
+      problem.knobs.topo_linear_phases = options.topo_stars;
+      problem.knobs.topo_skipped_levels = options.topo_skip;
       if (algorithm.needs_topology && topology) problem.topology = &*topology;
       if (const Applicability applicability = algorithm.supports(problem); !applicability.ok) {
         const bool no_topology = algorithm.needs_topology && !topology;

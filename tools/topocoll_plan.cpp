@@ -59,10 +59,12 @@ nlohmann::json auto_choice_json(const AutoChoice& choice, const std::string& cal
                            {"predicted_us", p.predicted_us ? nlohmann::json(*p.predicted_us) : nlohmann::json()},
                            {"note", p.note},
                            {"stripes", p.knobs.stripes},
-                           {"topo_linear_phases", p.knobs.topo_linear_phases}});
+                           {"topo_linear_phases", p.knobs.topo_linear_phases},
+                           {"topo_skipped_levels", p.knobs.topo_skipped_levels}});
   }
   return {{"calibration", calibration}, {"chosen", choice.algorithm}, {"stripes", choice.knobs.stripes},
           {"topo_linear_phases", choice.knobs.topo_linear_phases},
+          {"topo_skipped_levels", choice.knobs.topo_skipped_levels},
           {"predict_all_us", all_us},
           {"choose_us", choose_us}, {"predictions", predictions}};
 }

@@ -61,6 +61,10 @@ struct CollectiveOptions {
     // member at once) rather than a binomial tree; phase 0 is the outermost level, the last
     // phase runs inside the innermost groups.
     unsigned linear_phases = 0;
+    // Bit l set: topology level l (0 the outermost) gets no phase of its own: its groups are
+    // merged into the level above, so the leaders of the level below it talk to that level's
+    // leader directly (node leaders straight to the root, say, over the switches).
+    unsigned skipped_levels = 0;
   } topo;
 };
 

@@ -20,6 +20,7 @@ struct AlgorithmKnobs {
   std::size_t segment_bytes = 0;      // lg: pipeline blocks in pieces of this size (0: from the cap)
   int stripes = 0;                    // overlap: messages per block across groups (0: one; auto chooses)
   unsigned topo_linear_phases = 0;    // topo: bit l set: phase l is a star, not a binomial tree
+  unsigned topo_skipped_levels = 0;   // topo: bit l set: topology level l has no phase (no leaders)
   friend auto operator<=>(const AlgorithmKnobs&, const AlgorithmKnobs&) = default;
 };
 

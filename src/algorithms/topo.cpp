@@ -8,8 +8,11 @@
 // aggregated messages: log2(R) crossings of the top level for R groups instead of binomial's
 // several per rank. Each phase is a binomial tree among its members (the paper's; the
 // MPI libraries' own inside a sub-communicator), or a star where knobs.topo_linear_phases has
-// bit l set (phase l: 0 the outermost, level_count() inside the innermost groups). Phases run
-// one after another, each as many rounds as its widest group needs.
+// bit l set (phase l: 0 the outermost, level_count() inside the innermost groups); a level whose
+// bit is set in knobs.topo_skipped_levels gets no phase (its groups merge into the level above,
+// whose leaders then talk to the next level's leaders directly), e.g. node leaders straight to
+// the root across the switches, as a two-level gather does. Phases run one after another, each
+// as many rounds as its widest group needs.
 #include <algorithm>
 #include <map>
 #include <memory>
@@ -33,9 +36,18 @@ std::vector<int> led_by(int leader, std::vector<int> members) {
   return members;
 }
 
-void split(const Topology& topology, const std::vector<int>& members, int leader, int level, Phases& phases) {
+bool skipped(const Problem& problem, int level) {
+  return level < 32 && (problem.knobs.topo_skipped_levels >> level & 1U) != 0;
+}
+
+void split(const Problem& problem, const std::vector<int>& members, int leader, int level, Phases& phases) {
+  const Topology& topology = *problem.topology;
   if (level == topology.level_count()) {
     phases[static_cast<std::size_t>(level)].push_back(led_by(leader, members));
+    return;
+  }
+  if (skipped(problem, level)) {
+    split(problem, members, leader, level + 1, phases);
     return;
   }
   std::map<int, std::vector<int>> parts;  // by group id at this level; members are in rank order
@@ -49,7 +61,7 @@ void split(const Topology& topology, const std::vector<int>& members, int leader
     below.emplace_back(std::move(part), part_leader);
   }
   phases[static_cast<std::size_t>(level)].push_back(led_by(leader, leaders));
-  for (const auto& [part, part_leader] : below) split(topology, part, part_leader, level + 1, phases);
+  for (const auto& [part, part_leader] : below) split(problem, part, part_leader, level + 1, phases);
 }
 
 bool star_at(const Problem& problem, std::size_t phase) {
@@ -61,7 +73,7 @@ std::shared_ptr<const RootedTree> topo_tree(const Problem& problem) {
   Phases phases(static_cast<std::size_t>(topology.level_count()) + 1);
   std::vector<int> everyone(static_cast<std::size_t>(problem.size));
   for (int r = 0; r < problem.size; ++r) everyone[static_cast<std::size_t>(r)] = r;
-  split(topology, everyone, problem.root, 0, phases);
+  split(problem, everyone, problem.root, 0, phases);
 
   auto tree = std::make_shared<RootedTree>(problem.size, problem.root);
   int first_round = 0;
@@ -99,26 +111,42 @@ std::vector<std::pair<int, int>> topo_sizes_from(const Problem& problem, int ran
 }
 
 std::vector<AlgorithmKnobs> topo_auto_knobs(const Problem& problem) {
-  // Only a choice the caller left open, on a known topology; at most 6 phases (64 settings).
-  if (problem.topology == nullptr || problem.knobs.topo_linear_phases != 0) return {};
-  const int phases = std::min(problem.topology->level_count() + 1, 6);
-  std::vector<AlgorithmKnobs> settings;
-  for (unsigned stars = 0; stars < (1U << phases); ++stars) {
-    AlgorithmKnobs knobs = problem.knobs;
-    knobs.topo_linear_phases = stars;
-    settings.push_back(knobs);
+  // Only choices the caller left open, on a known topology of at most 4 levels: every set of
+  // levels to skip, with a binomial tree or a star in each phase (at most 16 x 32 settings).
+  if (problem.topology == nullptr || problem.knobs.topo_linear_phases != 0 || problem.knobs.topo_skipped_levels != 0 ||
+      problem.topology->level_count() > 4) {
+    return {};
   }
-  return settings;  // the simplest (binomial everywhere, the paper's) first
+  const int levels = problem.topology->level_count();
+  std::vector<AlgorithmKnobs> settings;
+  for (unsigned skip = 0; skip < (1U << levels); ++skip) {
+    for (unsigned stars = 0; stars < (1U << (levels + 1)); ++stars) {
+      if ((stars & skip) != 0) continue;  // a skipped level has no phase to shape
+      AlgorithmKnobs knobs = problem.knobs;
+      knobs.topo_linear_phases = stars;
+      knobs.topo_skipped_levels = skip;
+      settings.push_back(knobs);
+    }
+  }
+  return settings;  // the simplest (every level, binomial everywhere: the paper's) first
 }
 
-std::string describe_topo_knobs(const AlgorithmKnobs& knobs) {
-  if (knobs.topo_linear_phases == 0) return "binomial phases";
-  std::string phases;
-  for (int phase = 0; phase < 32; ++phase) {
-    if ((knobs.topo_linear_phases >> phase & 1U) == 0) continue;
-    phases += (phases.empty() ? "" : ",") + std::to_string(phase);
+namespace {
+
+std::string bits_of(unsigned mask) {
+  std::string list;
+  for (int bit = 0; bit < 32; ++bit) {
+    if ((mask >> bit & 1U) != 0) list += (list.empty() ? "" : ",") + std::to_string(bit);
   }
-  return "star phases " + phases;
+  return list;
+}
+
+}  // namespace
+
+std::string describe_topo_knobs(const AlgorithmKnobs& knobs) {
+  std::string text = knobs.topo_linear_phases == 0 ? "binomial phases" : "star phases " + bits_of(knobs.topo_linear_phases);
+  if (knobs.topo_skipped_levels != 0) text += ", levels " + bits_of(knobs.topo_skipped_levels) + " skipped";
+  return text;
 }
 
 }  // namespace topocoll

@@ -222,6 +222,7 @@ AlgorithmKnobs knobs_of(const CollectiveOptions& options) {
   knobs.segment_bytes = options.lg.segment_bytes;
   knobs.stripes = options.overlap.stripes;
   knobs.topo_linear_phases = options.topo.linear_phases;
+  knobs.topo_skipped_levels = options.topo.skipped_levels;
   return knobs;
 }
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -66,7 +67,7 @@ Topology interleaved_three_levels(int p) {
 }
 
 void expect_verified(const Algorithm& algorithm, Operation op, int p, int root, const Topology* topology,
-                     unsigned star_phases, const std::string& what) {
+                     unsigned star_phases, const std::string& what, unsigned skipped_levels = 0) {
   const Flow flow = flows_from_root(op) ? Flow::from_root : Flow::to_root;
   const RootedBlocks uniform = RootedBlocks::uniform(flow, root, p, 3);
   std::vector<std::size_t> bytes(static_cast<std::size_t>(p)), displacements(static_cast<std::size_t>(p));
@@ -82,6 +83,7 @@ void expect_verified(const Algorithm& algorithm, Operation op, int p, int root, 
                                                                                       : Operation::gatherv),
                                       *layout, topology);
     problem.knobs.topo_linear_phases = star_phases;
+    problem.knobs.topo_skipped_levels = skipped_levels;
     ASSERT_TRUE(algorithm.supports(problem).ok) << what << ": " << algorithm.supports(problem).reason;
     const Verdict verdict = verify(build_full_schedule(algorithm, problem), *layout);
     EXPECT_TRUE(verdict.ok) << what << (layout == &varied ? " (v form)" : "") << ": " << verdict.summary();
@@ -104,6 +106,10 @@ TEST(RootedTrees, EveryPAndEveryRootVerified) {
           expect_verified(topo, op, p, root, &three, 0, "topo on three levels " + what);
           for (unsigned stars : {1u, 2u, 4u, 7u}) {
             expect_verified(topo, op, p, root, &two, stars, "topo, stars " + std::to_string(stars) + ", " + what);
+          }
+          for (unsigned skip : {1u, 2u, 3u, 5u}) {
+            expect_verified(topo, op, p, root, &three, skip == 5 ? 2u : 0u,
+                            "topo, levels skipped " + std::to_string(skip) + ", " + what, skip);
           }
         }
       }
@@ -154,6 +160,27 @@ TEST(RootedTrees, TopoEntersEachGroupOnceWhereBinomialCrossesMore) {
     }
     EXPECT_GT(crossings(binomial, topology, 0), 2 * (topology.group_count(0) - 1)) << to_string(op);
   }
+}
+
+// Skipping the outermost level with a star among the switch leaders: the root's phase is among
+// every switch leader, so each switch outside the root's rack is entered once, straight from the
+// root, and nothing else crosses racks.
+TEST(RootedTrees, TopoSkippingALevelTalksToTheLevelBelowDirectly) {
+  const int p = 48, root = 4;
+  const Topology topology = interleaved_three_levels(p);
+  const RootedBlocks layout = RootedBlocks::uniform(Flow::to_root, root, p, 8);
+  Problem problem = Problem::rooted(Operation::gather, layout, &topology);
+  problem.knobs.topo_skipped_levels = 1;
+  problem.knobs.topo_linear_phases = 2;  // phase 1: the switch leaders
+  const Schedule schedule = build_full_schedule(*find_algorithm(Operation::gather, "topo"), problem);
+  EXPECT_TRUE(verify(schedule, layout).ok);
+  std::set<int> switches_elsewhere;
+  for (int r = 0; r < p; ++r) {
+    if (topology.group(r, 0) != topology.group(root, 0)) switches_elsewhere.insert(topology.group(r, 1));
+  }
+  EXPECT_EQ(crossings(schedule, topology, 0), static_cast<int>(switches_elsewhere.size()));
+  EXPECT_EQ(crossings(schedule, topology, 1), topology.group_count(1) - 1);
+  EXPECT_EQ(crossings(schedule, topology, 2), topology.group_count(2) - 1);
 }
 
 TEST(RootedTrees, TopoNeedsATopologyOfTheProblemsSize) {
