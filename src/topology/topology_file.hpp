@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "topology/host_groups.hpp"
 #include "topology/topology.hpp"
 
 namespace topocoll {
@@ -34,6 +35,15 @@ struct RankPlacement {
 // field or entry at fault.
 std::optional<Topology> parse_topology_json(std::string_view text, const RankPlacement& placement,
                                             std::string* error);
+
+// The topology of ranks named by their group at each level (`paths[r]`, outermost first, one name
+// per level): group ids are dense per level, in order of first appearance.
+Topology topology_for_group_names(std::vector<std::string> levels, const std::vector<std::vector<std::string>>& paths);
+
+// The topology of the communicator `placement` describes, each rank in the groups of its host.
+// Fails, naming the rank and host, when `groups` does not list a rank's host.
+std::optional<Topology> topology_for_hosts(const HostGroups& groups, const RankPlacement& placement,
+                                           std::string* error);
 
 // A spec is a shorthand (clusters:N1,N2,... or flat:N, describing the world's ranks) or the
 // path of a topology file.
