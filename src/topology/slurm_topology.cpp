@@ -1,0 +1,191 @@
+#include "topology/slurm_topology.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <vector>
+
+#include "topology/hostlist.hpp"
+#include "topology/text_lines.hpp"
+
+namespace topocoll {
+
+namespace {
+
+struct SwitchLine {
+  std::string name;
+  std::size_t line = 0;  // where the file defines it (1-based)
+  std::vector<std::string> switches, nodes;
+  std::vector<std::size_t> parents;  // indexes of the switches listing this one, in file order
+};
+
+std::string lowercase(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The logical lines of the file: comments (# to the end of the line) removed, a line ending in a
+// backslash joined with the next. Each is numbered by its first physical line.
+std::vector<std::pair<std::size_t, std::string>> logical_lines(std::string_view text) {
+  std::vector<std::pair<std::size_t, std::string>> lines;
+  bool continued = false;
+  const auto physical = text::trimmed_lines(text);
+  for (std::size_t i = 0; i < physical.size(); ++i) {
+    std::string_view line = text::trimmed(physical[i].substr(0, physical[i].find('#')));
+    const bool continues = !line.empty() && line.back() == '\\';
+    if (continues) line.remove_suffix(1);
+    if (continued) {
+      lines.back().second += ' ';
+      lines.back().second += line;
+    } else {
+      lines.emplace_back(i + 1, std::string(line));
+    }
+    continued = continues;
+  }
+  return lines;
+}
+
+// Reads one line's KEY=VALUE pairs into `entry`; an error message when the line is malformed.
+std::string read_switch_line(std::string_view line, SwitchLine& entry) {
+  std::map<std::string, std::string> seen;  // lowercased key -> as written
+  bool first = true;
+  while (!(line = text::trimmed(line)).empty()) {
+    std::size_t end = 0;
+    while (end < line.size() && !text::is_blank(line[end])) ++end;
+    const std::string_view token = line.substr(0, end);
+    line.remove_prefix(end);
+    const auto equals = token.find('=');
+    if (equals == std::string_view::npos) return "'" + std::string(token) + "' is not KEY=VALUE";
+    const std::string key = lowercase(token.substr(0, equals));
+    std::string_view value = token.substr(equals + 1);
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    const std::string written(token.substr(0, equals));
+    if (first && key != "switchname") return "expected SwitchName=NAME first, found '" + written + "='";
+    first = false;
+    if (key != "switchname" && key != "switches" && key != "nodes" && key != "linkspeed") {
+      return "unknown key '" + written + "' (expected SwitchName, Switches, Nodes or LinkSpeed)";
+    }
+    if (!seen.emplace(key, written).second) return "'" + written + "' given twice";
+    if (value.empty()) return "'" + written + "=' has no value";
+    if (key == "switchname") entry.name = value;
+    if (key == "switches" || key == "nodes") {
+      std::string error;
+      auto names = expand_hostlist(value, &error);
+      if (!names) return written + ": " + error;
+      (key == "nodes" ? entry.nodes : entry.switches) = std::move(*names);
+    }
+  }
+  return {};
+}
+
+std::string at_line(std::size_t line, const std::string& why) { return "line " + std::to_string(line) + ": " + why; }
+
+// A switch on a cycle of Switches= lists, or none: the switches that remain once those without a
+// parent and then their children are taken away all have a parent among the remaining ones;
+// walking up from one of them as many steps as there are switches ends on a cycle.
+std::optional<std::size_t> switch_on_cycle(const std::vector<SwitchLine>& switches,
+                                           const std::map<std::string, std::size_t>& index) {
+  std::vector<std::size_t> parents_left(switches.size());
+  std::vector<std::size_t> ready;
+  for (std::size_t s = 0; s < switches.size(); ++s) {
+    parents_left[s] = switches[s].parents.size();
+    if (parents_left[s] == 0) ready.push_back(s);
+  }
+  while (!ready.empty()) {
+    const std::size_t s = ready.back();
+    ready.pop_back();
+    for (const std::string& child : switches[s].switches) {
+      if (--parents_left[index.at(child)] == 0) ready.push_back(index.at(child));
+    }
+  }
+  auto left = std::find_if(parents_left.begin(), parents_left.end(), [](std::size_t n) { return n > 0; });
+  if (left == parents_left.end()) return std::nullopt;
+  std::size_t s = static_cast<std::size_t>(left - parents_left.begin());
+  for (std::size_t step = 0; step < switches.size(); ++step) {
+    const auto& parents = switches[s].parents;
+    s = *std::find_if(parents.begin(), parents.end(), [&](std::size_t p) { return parents_left[p] > 0; });
+  }
+  return s;
+}
+
+}  // namespace
+
+std::optional<HostGroups> parse_slurm_topology(std::string_view text, std::string* error) {
+  std::string scratch;
+  if (!error) error = &scratch;
+  std::vector<SwitchLine> switches;
+  std::map<std::string, std::size_t> index;  // switch name -> its entry
+  for (const auto& [line, content] : logical_lines(text)) {
+    if (content.empty()) continue;
+    SwitchLine entry;
+    entry.line = line;
+    if (const std::string why = read_switch_line(content, entry); !why.empty()) {
+      *error = at_line(line, why);
+      return std::nullopt;
+    }
+    if (const auto [it, fresh] = index.emplace(entry.name, switches.size()); !fresh) {
+      *error = at_line(line, "switch '" + entry.name + "' is already defined on line " +
+                                 std::to_string(switches[it->second].line));
+      return std::nullopt;
+    }
+    switches.push_back(std::move(entry));
+  }
+
+  for (std::size_t s = 0; s < switches.size(); ++s) {
+    auto& children = switches[s].switches;  // each once: the order of a switch's children does not matter
+    std::sort(children.begin(), children.end());
+    children.erase(std::unique(children.begin(), children.end()), children.end());
+    for (const std::string& child : children) {
+      const auto it = index.find(child);
+      if (it == index.end()) {
+        *error = at_line(switches[s].line, "switch '" + switches[s].name + "' lists switch '" + child +
+                                               "', which no line defines");
+        return std::nullopt;
+      }
+      switches[it->second].parents.push_back(s);
+    }
+  }
+  if (const auto s = switch_on_cycle(switches, index)) {
+    *error = at_line(switches[*s].line, "switch '" + switches[*s].name +
+                                            "' is its own ancestor: the Switches= lists form a cycle");
+    return std::nullopt;
+  }
+
+  // Each host under the switch that lists it; its path from that switch's root down to it.
+  std::map<std::string, std::size_t> leaf_of;
+  for (std::size_t s = 0; s < switches.size(); ++s) {
+    for (const std::string& node : switches[s].nodes) {
+      const auto [it, fresh] = leaf_of.emplace(node, s);
+      if (!fresh && it->second != s) {
+        const SwitchLine& other = switches[it->second];
+        *error = at_line(switches[s].line, "node '" + node + "' is listed under switch '" + switches[s].name +
+                                               "' and under switch '" + other.name + "' (line " +
+                                               std::to_string(other.line) + ")");
+        return std::nullopt;
+      }
+    }
+  }
+  if (leaf_of.empty()) {
+    *error = "no switch lists a node (Nodes=)";
+    return std::nullopt;
+  }
+  std::map<std::size_t, std::vector<std::string>> path_of;  // from the root down to each leaf switch
+  std::size_t depth = 0;
+  for (const auto& [node, leaf] : leaf_of) {
+    auto [it, fresh] = path_of.try_emplace(leaf);
+    if (fresh) {
+      for (std::size_t s = leaf;; s = switches[s].parents.front()) {
+        it->second.insert(it->second.begin(), switches[s].name);
+        if (switches[s].parents.empty()) break;
+      }
+      depth = std::max(depth, it->second.size());
+    }
+  }
+  HostGroups groups{switch_level_names(depth), {}};
+  for (auto& [leaf, path] : path_of) pad_switch_path(path, depth, PadAt::inner);
+  for (const auto& [node, leaf] : leaf_of) groups.hosts.emplace(node, path_of.at(leaf));
+  return groups;
+}
+
+}  // namespace topocoll
