@@ -5,11 +5,15 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "topology/host_pattern.hpp"
+
 namespace topocoll {
 
 namespace {
 
 using nlohmann::json;
+
+constexpr std::string_view kPatternPrefix = "pattern:";
 
 // Reads one path of group names; `where` names the entry for error messages.
 std::optional<std::vector<std::string>> read_path(const json& entry, std::size_t levels, const std::string& where,
@@ -167,9 +171,15 @@ std::optional<Topology> load_topology_for(std::string_view spec, const RankPlace
     if (!world) return std::nullopt;
     return world->restricted_to(placement.world_rank);
   }
+  if (spec.rfind(kPatternPrefix, 0) == 0) {
+    const auto groups = match_host_pattern(spec.substr(kPatternPrefix.size()), placement.host, error);
+    if (!groups) return std::nullopt;
+    return topology_for_hosts(*groups, placement, error);
+  }
   std::ifstream file{std::string(spec)};
   if (!file) {
-    *error = "topology '" + std::string(spec) + "' is neither clusters:N1,N2,..., flat:N nor a readable file";
+    *error = "topology '" + std::string(spec) +
+             "' is neither clusters:N1,N2,..., flat:N, pattern:REGEX nor a readable file";
     return std::nullopt;
   }
   std::ostringstream text;

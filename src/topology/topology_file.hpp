@@ -1,5 +1,6 @@
-// Loading a Topology from the JSON topology file of DESIGN.md, or from any topology spec
-// (a shorthand or a file path). MPI-free: the caller supplies the host name of every rank.
+// Loading a Topology from the JSON topology file of DESIGN.md, or from any topology spec (a
+// shorthand, a host-name pattern or a file path). MPI-free: the caller supplies the host name of
+// every rank.
 //
 //   {"levels": ["cluster", "node"], "ranks": [["c1", "n0"], ["c1", "n0"], ["c2", "n5"]]}
 //   {"levels": ["cluster", "switch"], "hosts": {"host-a": ["c1", "s0"], "host-b": ["c2", "s1"]}}
@@ -45,8 +46,8 @@ Topology topology_for_group_names(std::vector<std::string> levels, const std::ve
 std::optional<Topology> topology_for_hosts(const HostGroups& groups, const RankPlacement& placement,
                                            std::string* error);
 
-// A spec is a shorthand (clusters:N1,N2,... or flat:N, describing the world's ranks) or the
-// path of a topology file.
+// A spec is a shorthand (clusters:N1,N2,... or flat:N, describing the world's ranks), a host-name
+// pattern (pattern:REGEX, host_pattern.hpp) or the path of a topology file.
 std::optional<Topology> load_topology_for(std::string_view spec, const RankPlacement& placement,
                                           std::string* error);
 
