@@ -116,6 +116,7 @@ std::optional<HostGroups> parse_slurm_topology(std::string_view text, std::strin
   if (!error) error = &scratch;
   std::vector<SwitchLine> switches;
   std::map<std::string, std::size_t> index;  // switch name -> its entry
+  std::size_t names = 0;                      // in the Nodes= and Switches= lists so far
   for (const auto& [line, content] : logical_lines(text)) {
     if (content.empty()) continue;
     SwitchLine entry;
@@ -127,6 +128,11 @@ std::optional<HostGroups> parse_slurm_topology(std::string_view text, std::strin
     if (const auto [it, fresh] = index.emplace(entry.name, switches.size()); !fresh) {
       *error = at_line(line, "switch '" + entry.name + "' is already defined on line " +
                                  std::to_string(switches[it->second].line));
+      return std::nullopt;
+    }
+    names += entry.nodes.size() + entry.switches.size();
+    if (names > kMaxHostlistNames) {
+      *error = at_line(line, "the file lists more than " + std::to_string(kMaxHostlistNames) + " nodes and switches");
       return std::nullopt;
     }
     switches.push_back(std::move(entry));

@@ -23,7 +23,8 @@ namespace topocoll {
 
 // The hosts of `text` (topology.conf's contents) and their switches, levels named by
 // switch_level_names. On error returns nullopt and sets `error` to a message that names the
-// line ("line 3: ...") and the key, switch or node at fault.
+// line ("line 3: ...") and the key, switch or node at fault. The Nodes= and Switches= lists of a
+// file name at most kMaxHostlistNames nodes and switches in all.
 std::optional<HostGroups> parse_slurm_topology(std::string_view text, std::string* error);
 
 }  // namespace topocoll

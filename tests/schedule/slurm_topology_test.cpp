@@ -106,6 +106,8 @@ TEST(SlurmTopology, ErrorsNameTheLine) {
       {"SwitchName=r Switches=s\nSwitchName=s Switches=t\nSwitchName=t Switches=s Nodes=a\n", "is its own ancestor"},
       {"SwitchName=s Switches=s Nodes=a\n", "line 1: switch 's' is its own ancestor"},
       {"# only a comment\nSwitchName=s LinkSpeed=10\n", "no switch lists a node (Nodes=)"},
+      {"SwitchName=s Nodes=a[1-1000000]\nSwitchName=t Nodes=b[1-48577]\n",
+       "line 2: the file lists more than 1048576 nodes and switches"},
   };
   for (const auto& [text, needle] : cases) {
     std::string error;
