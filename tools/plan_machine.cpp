@@ -45,7 +45,9 @@ PlanMachine load_plan_machine(const std::string& spec, const std::string& hostfi
   std::string error;
   const bool pattern = spec.rfind("pattern:", 0) == 0;  // names groups by host, like a file
   if (!pattern && !std::filesystem::is_regular_file(spec)) {
-    if (!hostfile.empty()) throw std::runtime_error("--hostfile goes with a topology file or a pattern, not a shorthand");
+    if (!hostfile.empty()) {
+      throw std::runtime_error("--hostfile goes with a topology file or a pattern, not a shorthand");
+    }
     auto topology = Topology::parse(spec, &error);
     if (!topology) throw std::runtime_error(error);
     if (np != 0 && np != topology->size()) {

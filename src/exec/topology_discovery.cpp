@@ -52,7 +52,9 @@ MaybeFailure allgather_strings(MPI_Comm comm, const std::string& mine, std::vect
   for (int r = 0; r < size; ++r) {
     offsets[r] = static_cast<int>(total);
     total += lengths[r];
-    if (total > INT_MAX) return Failure{MPI_ERR_COUNT, "the ranks' Slurm topology addresses exceed 2^31 bytes together"};
+    if (total > INT_MAX) {
+      return Failure{MPI_ERR_COUNT, "the ranks' Slurm topology addresses exceed 2^31 bytes together"};
+    }
   }
   std::vector<char> chars(static_cast<std::size_t>(total) + 1);
   rc = MPI_Allgatherv(mine.data(), length, MPI_CHAR, chars.data(), lengths.data(), offsets.data(), MPI_CHAR, comm);

@@ -1,5 +1,6 @@
 #include "topology/host_groups.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -47,6 +48,16 @@ void pad_switch_path(std::vector<std::string>& path, std::size_t length, PadAt p
   const std::size_t missing = length - path.size();
   const std::string repeated = pad == PadAt::outer ? path.front() : path.back();  // a copy: insert may move it
   path.insert(pad == PadAt::outer ? path.begin() : path.end(), missing, repeated);
+}
+
+HostGroups host_groups_under_switches(const std::map<std::string, std::string>& leaf_of_host,
+                                      std::map<std::string, std::vector<std::string>> path_of_leaf, PadAt pad) {
+  std::size_t depth = 0;
+  for (const auto& [leaf, path] : path_of_leaf) depth = std::max(depth, path.size());
+  for (auto& [leaf, path] : path_of_leaf) pad_switch_path(path, depth, pad);
+  HostGroups groups{switch_level_names(depth), {}};
+  for (const auto& [host, leaf] : leaf_of_host) groups.hosts.emplace(host, path_of_leaf.at(leaf));
+  return groups;
 }
 
 }  // namespace topocoll

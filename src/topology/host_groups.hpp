@@ -34,4 +34,11 @@ enum class PadAt : unsigned char { outer, inner };
 // at its `pad` end; a path of that length or longer is left as it is.
 void pad_switch_path(std::vector<std::string>& path, std::size_t length, PadAt pad);
 
+// The host groups of hosts under leaf switches: `leaf_of_host` names each host's leaf, which
+// `path_of_leaf` maps to its switches (outermost first, ending with the leaf). The paths are
+// padded at `pad` to the longest, whose length is the number of levels, named by
+// switch_level_names.
+HostGroups host_groups_under_switches(const std::map<std::string, std::string>& leaf_of_host,
+                                      std::map<std::string, std::vector<std::string>> path_of_leaf, PadAt pad);
+
 }  // namespace topocoll

@@ -41,13 +41,15 @@ std::optional<NumberedPattern> number_groups(std::string_view pattern, std::stri
     if (c != '(') continue;
     if (pattern.substr(i + 1, 1) != "?") {
       ++groups;
-    } else if (pattern.substr(i + 1, 2) == "?<" && pattern.substr(i + 1, 3) != "?<=" && pattern.substr(i + 1, 3) != "?<!") {
+    } else if (const std::string_view opening = pattern.substr(i + 1, 3);
+               opening.starts_with("?<") && opening != "?<=" && opening != "?<!") {
       const std::size_t start = i + 3;
       const std::size_t close = pattern.find('>', start);
       const std::string_view name = pattern.substr(start, close == std::string_view::npos ? 0 : close - start);
       if (close == std::string_view::npos || name.empty() || !name_start(name.front()) ||
           !std::all_of(name.begin(), name.end(), name_char)) {
-        why = "a group name must follow (?< as letters, digits, '_' or '-' (starting with a letter or '_'), closed by '>'";
+        why = "a group name must follow (?< as letters, digits, '_' or '-' (starting with a letter or '_'), "
+              "closed by '>'";
         return std::nullopt;
       }
       if (std::find(out.levels.begin(), out.levels.end(), name) != out.levels.end()) {

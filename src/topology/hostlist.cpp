@@ -120,7 +120,9 @@ std::optional<std::vector<std::string>> expand_hostlist(std::string_view express
     // The names this one stands for, counted before any is made.
     const std::size_t room = kMaxHostlistNames - names.size();
     std::size_t count = 1;
-    for (const auto& numbers : pattern->groups) count = numbers.size() > room / count ? room + 1 : count * numbers.size();
+    for (const auto& numbers : pattern->groups) {
+      count = numbers.size() > room / count ? room + 1 : count * numbers.size();
+    }
     if (count > room) {
       why = "more than " + std::to_string(kMaxHostlistNames) + " names";
       break;

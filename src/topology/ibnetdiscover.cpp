@@ -31,11 +31,10 @@ struct Node {
   std::string description;  // the node description, from that line
 };
 
-// The fabric as the file describes it: nodes and the links between them (each with the line that
-// first names it, both directions).
+// The fabric as the file describes it: nodes and the links between them (both directions).
 struct Fabric {
   std::map<NodeId, Node> nodes;
-  std::map<NodeId, std::map<NodeId, std::size_t>> links;
+  std::map<NodeId, std::set<NodeId>> links;
 };
 
 // --- reading one line -------------------------------------------------------------------------
@@ -113,8 +112,6 @@ bool ignored_line(std::string_view line) {
                      [&](std::string_view prefix) { return line.starts_with(prefix); });
 }
 
-std::string at_line(std::size_t line, const std::string& why) { return "line " + std::to_string(line) + ": " + why; }
-
 // Reads "Switch 36 \"S-...\"  # \"description\" ..." (or Ca, Rt); returns the node, or an error.
 std::optional<NodeId> read_node_line(std::string_view s, std::string& description, std::string& why) {
   const char kind = s.front() == 'S' ? 'S' : s.front() == 'C' ? 'H' : 'R';
@@ -138,7 +135,7 @@ std::optional<NodeId> read_node_line(std::string_view s, std::string& descriptio
 }
 
 // Reads "[p](guid) \"X-...\"[q](guid)  # ..." after the node `from`; a port with no peer is not a link.
-std::string read_port_line(std::string_view s, const NodeId& from, std::size_t line, Fabric& fabric) {
+std::string read_port_line(std::string_view s, const NodeId& from, Fabric& fabric) {
   const std::string expected = "expected [port] \"X-<guid>\"[port] (a port line)";
   if (!take_port(s) || !skip_port_guid(s)) return expected;
   if (at_comment_or_end(s)) return {};  // an unconnected port
@@ -147,8 +144,8 @@ std::string read_port_line(std::string_view s, const NodeId& from, std::size_t l
   if (!peer || !take_port(s) || !skip_port_guid(s) || !at_comment_or_end(s)) return expected;
   if (*peer == from) return {};
   fabric.nodes.try_emplace(*peer);
-  fabric.links[from].try_emplace(*peer, line);
-  fabric.links[*peer].try_emplace(from, line);
+  fabric.links[from].insert(*peer);
+  fabric.links[*peer].insert(from);
   return {};
 }
 
@@ -168,7 +165,7 @@ std::optional<Fabric> read_fabric(std::string_view text, std::string& error) {
       if (!current) {
         why = "a port line outside a node's stanza (no Switch, Ca or Rt line before it)";
       } else {
-        why = read_port_line(line, *current, number, fabric);
+        why = read_port_line(line, *current, fabric);
       }
     } else if (line.starts_with("Switch") || line.starts_with("Ca") || line.starts_with("Rt")) {
       std::string description;
@@ -186,7 +183,7 @@ std::optional<Fabric> read_fabric(std::string_view text, std::string& error) {
       why = "not a line of ibnetdiscover's output: " + excerpt(line);
     }
     if (!why.empty()) {
-      error = at_line(number, why);
+      error = text::at_line(number, why);
       return std::nullopt;
     }
   }
@@ -199,7 +196,7 @@ std::optional<Fabric> read_fabric(std::string_view text, std::string& error) {
 std::vector<NodeId> linked_switches(const Fabric& fabric, const NodeId& id) {
   std::vector<NodeId> switches;
   if (const auto it = fabric.links.find(id); it != fabric.links.end()) {
-    for (const auto& [peer, line] : it->second) {
+    for (const NodeId& peer : it->second) {
       if (peer.kind == 'S') switches.push_back(peer);
     }
   }
@@ -299,17 +296,14 @@ std::optional<HostGroups> parse_ibnetdiscover(std::string_view text, std::string
     return std::nullopt;
   }
   const auto level = switch_levels(*fabric, *hosts);
-  std::map<NodeId, std::vector<std::string>> path_of;  // by leaf switch
-  std::size_t depth = 0;
+  std::map<std::string, std::string> leaf_of_host;
+  std::map<std::string, std::vector<std::string>> path_of_leaf;
   for (const auto& [host, place] : *hosts) {
-    const auto [it, fresh] = path_of.try_emplace(place.leaf);
+    const auto [it, fresh] = path_of_leaf.try_emplace(place.leaf.name());
     if (fresh) it->second = switch_path(*fabric, level, place.leaf);
-    depth = std::max(depth, it->second.size());
+    leaf_of_host.emplace(host, place.leaf.name());
   }
-  HostGroups groups{switch_level_names(depth), {}};
-  for (auto& [leaf, path] : path_of) pad_switch_path(path, depth, PadAt::outer);
-  for (const auto& [host, place] : *hosts) groups.hosts.emplace(host, path_of.at(place.leaf));
-  return groups;
+  return host_groups_under_switches(leaf_of_host, std::move(path_of_leaf), PadAt::outer);
 }
 
 }  // namespace topocoll

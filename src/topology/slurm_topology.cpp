@@ -79,8 +79,6 @@ std::string read_switch_line(std::string_view line, SwitchLine& entry) {
   return {};
 }
 
-std::string at_line(std::size_t line, const std::string& why) { return "line " + std::to_string(line) + ": " + why; }
-
 // A switch on a cycle of Switches= lists, or none: the switches that remain once those without a
 // parent and then their children are taken away all have a parent among the remaining ones;
 // walking up from one of them as many steps as there are switches ends on a cycle.
@@ -109,35 +107,35 @@ std::optional<std::size_t> switch_on_cycle(const std::vector<SwitchLine>& switch
   return s;
 }
 
-}  // namespace
-
-std::optional<HostGroups> parse_slurm_topology(std::string_view text, std::string* error) {
-  std::string scratch;
-  if (!error) error = &scratch;
+// The switches of the file, in file order, with `index` naming them; or an error message.
+std::optional<std::vector<SwitchLine>> read_switches(std::string_view text, std::map<std::string, std::size_t>& index,
+                                                     std::string& error) {
   std::vector<SwitchLine> switches;
-  std::map<std::string, std::size_t> index;  // switch name -> its entry
-  std::size_t names = 0;                      // in the Nodes= and Switches= lists so far
+  std::size_t names = 0;  // in the Nodes= and Switches= lists so far
   for (const auto& [line, content] : logical_lines(text)) {
     if (content.empty()) continue;
     SwitchLine entry;
     entry.line = line;
-    if (const std::string why = read_switch_line(content, entry); !why.empty()) {
-      *error = at_line(line, why);
-      return std::nullopt;
-    }
-    if (const auto [it, fresh] = index.emplace(entry.name, switches.size()); !fresh) {
-      *error = at_line(line, "switch '" + entry.name + "' is already defined on line " +
-                                 std::to_string(switches[it->second].line));
-      return std::nullopt;
+    std::string why = read_switch_line(content, entry);
+    if (const auto [it, fresh] = index.emplace(entry.name, switches.size()); why.empty() && !fresh) {
+      why = "switch '" + entry.name + "' is already defined on line " + std::to_string(switches[it->second].line);
     }
     names += entry.nodes.size() + entry.switches.size();
-    if (names > kMaxHostlistNames) {
-      *error = at_line(line, "the file lists more than " + std::to_string(kMaxHostlistNames) + " nodes and switches");
+    if (why.empty() && names > kMaxHostlistNames) {
+      why = "the file lists more than " + std::to_string(kMaxHostlistNames) + " nodes and switches";
+    }
+    if (!why.empty()) {
+      error = text::at_line(line, why);
       return std::nullopt;
     }
     switches.push_back(std::move(entry));
   }
+  return switches;
+}
 
+// Gives every switch its parents (the switches listing it, in file order); an error message when a
+// Switches= list names a switch no line defines, or the lists form a cycle.
+std::string link_parents(std::vector<SwitchLine>& switches, const std::map<std::string, std::size_t>& index) {
   for (std::size_t s = 0; s < switches.size(); ++s) {
     auto& children = switches[s].switches;  // each once: the order of a switch's children does not matter
     std::sort(children.begin(), children.end());
@@ -145,53 +143,60 @@ std::optional<HostGroups> parse_slurm_topology(std::string_view text, std::strin
     for (const std::string& child : children) {
       const auto it = index.find(child);
       if (it == index.end()) {
-        *error = at_line(switches[s].line, "switch '" + switches[s].name + "' lists switch '" + child +
-                                               "', which no line defines");
-        return std::nullopt;
+        return text::at_line(switches[s].line,
+                             "switch '" + switches[s].name + "' lists switch '" + child + "', which no line defines");
       }
       switches[it->second].parents.push_back(s);
     }
   }
   if (const auto s = switch_on_cycle(switches, index)) {
-    *error = at_line(switches[*s].line, "switch '" + switches[*s].name +
-                                            "' is its own ancestor: the Switches= lists form a cycle");
-    return std::nullopt;
+    return text::at_line(switches[*s].line,
+                         "switch '" + switches[*s].name + "' is its own ancestor: the Switches= lists form a cycle");
   }
+  return {};
+}
 
-  // Each host under the switch that lists it; its path from that switch's root down to it.
-  std::map<std::string, std::size_t> leaf_of;
-  for (std::size_t s = 0; s < switches.size(); ++s) {
-    for (const std::string& node : switches[s].nodes) {
-      const auto [it, fresh] = leaf_of.emplace(node, s);
-      if (!fresh && it->second != s) {
-        const SwitchLine& other = switches[it->second];
-        *error = at_line(switches[s].line, "node '" + node + "' is listed under switch '" + switches[s].name +
-                                               "' and under switch '" + other.name + "' (line " +
-                                               std::to_string(other.line) + ")");
+// The switches from the root of `leaf`'s tree down to it, each the first parent of the next.
+std::vector<std::string> path_from_root(const std::vector<SwitchLine>& switches, std::size_t leaf) {
+  std::vector<std::string> path;
+  for (std::size_t s = leaf;; s = switches[s].parents.front()) {
+    path.insert(path.begin(), switches[s].name);
+    if (switches[s].parents.empty()) return path;
+  }
+}
+
+}  // namespace
+
+std::optional<HostGroups> parse_slurm_topology(std::string_view text, std::string* error) {
+  std::string scratch;
+  if (!error) error = &scratch;
+  std::map<std::string, std::size_t> index;  // switch name -> its entry
+  auto switches = read_switches(text, index, *error);
+  if (!switches) return std::nullopt;
+  if (*error = link_parents(*switches, index); !error->empty()) return std::nullopt;
+
+  // Each host under the switch that lists it, and that switch's path from its root.
+  std::map<std::string, std::string> leaf_of_host;
+  std::map<std::string, std::vector<std::string>> path_of_leaf;
+  std::map<std::string, std::size_t> line_of_host;  // where it is listed
+  for (const SwitchLine& leaf : *switches) {
+    for (const std::string& node : leaf.nodes) {
+      const auto [it, fresh] = leaf_of_host.emplace(node, leaf.name);
+      if (!fresh && it->second != leaf.name) {
+        *error = text::at_line(leaf.line, "node '" + node + "' is listed under switch '" + leaf.name +
+                                              "' and under switch '" + it->second + "' (line " +
+                                              std::to_string(line_of_host.at(node)) + ")");
         return std::nullopt;
       }
+      line_of_host.emplace(node, leaf.line);
     }
+    if (!leaf.nodes.empty()) path_of_leaf.emplace(leaf.name, path_from_root(*switches, index.at(leaf.name)));
   }
-  if (leaf_of.empty()) {
+  if (leaf_of_host.empty()) {
     *error = "no switch lists a node (Nodes=)";
     return std::nullopt;
   }
-  std::map<std::size_t, std::vector<std::string>> path_of;  // from the root down to each leaf switch
-  std::size_t depth = 0;
-  for (const auto& [node, leaf] : leaf_of) {
-    auto [it, fresh] = path_of.try_emplace(leaf);
-    if (fresh) {
-      for (std::size_t s = leaf;; s = switches[s].parents.front()) {
-        it->second.insert(it->second.begin(), switches[s].name);
-        if (switches[s].parents.empty()) break;
-      }
-      depth = std::max(depth, it->second.size());
-    }
-  }
-  HostGroups groups{switch_level_names(depth), {}};
-  for (auto& [leaf, path] : path_of) pad_switch_path(path, depth, PadAt::inner);
-  for (const auto& [node, leaf] : leaf_of) groups.hosts.emplace(node, path_of.at(leaf));
-  return groups;
+  return host_groups_under_switches(leaf_of_host, std::move(path_of_leaf), PadAt::inner);
 }
 
 }  // namespace topocoll

@@ -1,7 +1,9 @@
 // Small helpers for the line-oriented files the topology layer reads (ibnetdiscover's output,
-// Slurm's topology.conf): lines numbered from 1, blanks trimmed.
+// Slurm's topology.conf): lines numbered from 1, blanks trimmed, and messages that name a line.
 #pragma once
 
+#include <cstddef>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -26,6 +28,11 @@ inline std::vector<std::string_view> trimmed_lines(std::string_view text) {
     text.remove_prefix(end + 1);
   }
   return lines;
+}
+
+// An error message about line `line` (1-based): "line 12: why".
+inline std::string at_line(std::size_t line, const std::string& why) {
+  return "line " + std::to_string(line) + ": " + why;
 }
 
 }  // namespace topocoll::text

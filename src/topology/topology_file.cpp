@@ -64,7 +64,8 @@ std::optional<Topology> topology_for_hosts(const HostGroups& groups, const RankP
     auto it = groups.hosts.find(placement.host[r]);
     if (it == groups.hosts.end()) {
       if (error) {
-        *error = "rank " + std::to_string(r) + " runs on host \"" + placement.host[r] + "\", which \"hosts\" does not list";
+        *error = "rank " + std::to_string(r) + " runs on host \"" + placement.host[r] +
+                 "\", which \"hosts\" does not list";
       }
       return std::nullopt;
     }
