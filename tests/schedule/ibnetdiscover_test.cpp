@@ -3,28 +3,19 @@
 // name the line. Samples in topology-samples/, small cases inline.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "topology/ibnetdiscover.hpp"
 #include "topology/topology_file.hpp"
+#include "topology_samples.hpp"
 
 namespace topocoll {
 namespace {
-
-std::string sample(const std::string& name) {
-  std::ifstream file(std::string(TOPOCOLL_SOURCE_DIR) + "/tests/schedule/topology-samples/" + name);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
 
 using Path = std::vector<std::string>;
 
 TEST(Ibnetdiscover, FatTreeHostsUnderTheirLeavesAndTheLowestSpine) {
   std::string error;
   std::vector<std::string> notes;
-  const auto groups = parse_ibnetdiscover(sample("fat-tree.ibnetdiscover"), &error, &notes);
+  const auto groups = parse_ibnetdiscover(topology_sample("fat-tree.ibnetdiscover"), &error, &notes);
   ASSERT_TRUE(groups) << error;
   EXPECT_EQ(groups->levels, (Path{"spine", "leaf"}));
   ASSERT_EQ(groups->hosts.size(), 4u);  // node01 has two CAs; login1 links nowhere; the router is no host
@@ -42,7 +33,7 @@ TEST(Ibnetdiscover, FatTreeHostsUnderTheirLeavesAndTheLowestSpine) {
 // The paper's testbed: switches A and B, each linked to C by two links.
 TEST(Ibnetdiscover, PaperTestbedIsTwoLeavesUnderOneSpine) {
   std::string error;
-  const auto groups = parse_ibnetdiscover(sample("two-switches-and-a-spine.ibnetdiscover"), &error);
+  const auto groups = parse_ibnetdiscover(topology_sample("two-switches-and-a-spine.ibnetdiscover"), &error);
   ASSERT_TRUE(groups) << error;
   EXPECT_EQ(groups->levels, (Path{"spine", "leaf"}));
   EXPECT_EQ(groups->hosts.at("a1"), (Path{"S-0008f10500000c00", "S-0008f10500000a00"}));

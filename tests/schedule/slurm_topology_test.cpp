@@ -2,12 +2,10 @@
 // topology; errors name the line and the value at fault.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "topology/hostlist.hpp"
 #include "topology/slurm_address.hpp"
 #include "topology/slurm_topology.hpp"
+#include "topology_samples.hpp"
 
 namespace topocoll {
 namespace {
@@ -55,16 +53,9 @@ TEST(Hostlist, ErrorsQuoteTheExpression) {
   }
 }
 
-std::string sample(const std::string& name) {
-  std::ifstream file(std::string(TOPOCOLL_SOURCE_DIR) + "/tests/schedule/topology-samples/" + name);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
-
 TEST(SlurmTopology, TreeFromRootToLeaves) {
   std::string error;
-  const auto groups = parse_slurm_topology(sample("tree.topology.conf"), &error);
+  const auto groups = parse_slurm_topology(topology_sample("tree.topology.conf"), &error);
   ASSERT_TRUE(groups) << error;
   EXPECT_EQ(groups->levels, (Names{"core", "spine", "leaf"}));
   EXPECT_EQ(groups->hosts.size(), 12u);
