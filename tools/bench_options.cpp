@@ -209,8 +209,9 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
                "SMPI only: SMPI_SHARED_MALLOC buffers (timing only: the data is garbage, so valid "
                "is 'skipped')");
   app.add_option("--topology", options.topology,
-                 "Topology for topology-aware algorithms (lg): clusters:N1,N2,..., flat:N or a topology "
-                 "file (default: the TOPOCOLL_TOPOLOGY environment variable)");
+                 "Topology for topology-aware algorithms (lg): clusters:N1,N2,..., flat:N, pattern:REGEX "
+                 "(named groups of a regular expression on the host name: the levels) or a topology file "
+                 "(default: the TOPOCOLL_TOPOLOGY environment variable, else Slurm's SLURM_TOPOLOGY_ADDR)");
   app.add_option("--calibration", options.calibration,
                  "auto: the machine's calibration file, made by topocoll-calibrate (default: the "
                  "TOPOCOLL_CALIBRATION environment variable)");

@@ -45,8 +45,11 @@ std::string describe(const LinkLoad& load) {
 
 PlanMachine load_plan_machine(const std::string& spec, const std::string& hostfile, int np) {
   std::string error;
-  if (!std::filesystem::is_regular_file(spec)) {
-    if (!hostfile.empty()) throw std::runtime_error("--hostfile goes with a topology file, not a shorthand");
+  const bool pattern = spec.rfind("pattern:", 0) == 0;  // names groups by host, like a file
+  if (!pattern && !std::filesystem::is_regular_file(spec)) {
+    if (!hostfile.empty()) {
+      throw std::runtime_error("--hostfile goes with a topology file or a pattern, not a shorthand");
+    }
     auto topology = Topology::parse(spec, &error);
     if (!topology) throw std::runtime_error(error);
     if (np != 0 && np != topology->size()) {
@@ -55,9 +58,10 @@ PlanMachine load_plan_machine(const std::string& spec, const std::string& hostfi
     }
     return {std::move(*topology), {}};
   }
-  const std::string hosts_path = hostfile.empty() ? hostfile_beside(spec) : hostfile;
+  const std::string hosts_path = hostfile.empty() && !pattern ? hostfile_beside(spec) : hostfile;
   if (hosts_path.empty() || !std::filesystem::exists(hosts_path)) {
-    throw std::runtime_error("the topology file " + spec + " needs the hostfile that places the ranks (--hostfile)");
+    throw std::runtime_error(std::string(pattern ? "the pattern " : "the topology file ") + spec +
+                             " needs the hostfile that places the ranks (--hostfile)");
   }
   const std::vector<std::string> lines = read_hostfile(hosts_path);
   const int ranks = np != 0 ? np : static_cast<int>(lines.size());

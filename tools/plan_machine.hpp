@@ -1,6 +1,7 @@
-// What topocoll-plan plans for: the topology (a shorthand, or a topology file with the hostfile
-// that places the ranks, as topocoll-platform writes them), and, with --network, the network a
-// platform describes and the host each rank runs on, for the link loads of a schedule.
+// What topocoll-plan plans for: the topology (a shorthand, or a topology file or host-name pattern
+// with the hostfile that places the ranks, as topocoll-platform writes them), and, with
+// --network, the network a platform describes and the host each rank runs on, for the link loads
+// of a schedule.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -22,9 +23,10 @@ struct PlanMachine {
   std::vector<std::string> rank_hosts;
 };
 
-// `spec` is a shorthand (clusters:N1,N2,..., flat:N) or a topology file. A file needs the
-// hostfile (`hostfile`, or NAME.hosts beside NAME.topology.json) and describes `np` ranks (0:
-// one per hostfile line). Throws std::runtime_error saying what is wrong.
+// `spec` is a shorthand (clusters:N1,N2,..., flat:N), a topology file or a host-name pattern
+// (pattern:REGEX). A file needs the hostfile (`hostfile`, or NAME.hosts beside
+// NAME.topology.json), a pattern needs `hostfile`; either describes `np` ranks (0: one per
+// hostfile line). Throws std::runtime_error saying what is wrong.
 PlanMachine load_plan_machine(const std::string& spec, const std::string& hostfile, int np);
 
 // The network host each rank runs on: by host name when the ranks have hosts, else rank r on

@@ -87,8 +87,11 @@ int main(int argc, char** argv) {
   app.add_option("--root,-r", root, "scatter, gather: the root rank")->check(CLI::NonNegativeNumber)->capture_default_str();
   app.add_option("--algorithm,-a", algorithm_name, "algorithm name (--list shows them), or auto");
   app.add_option("--topology,-t", topology_spec,
-                 "clusters:N1,N2,..., flat:N, or a topology file (NAME.topology.json of topocoll-platform)");
-  app.add_option("--hostfile", hostfile, "a topology file's hostfile: rank r on line r mod lines (default: NAME.hosts)");
+                 "clusters:N1,N2,..., flat:N, a topology file (NAME.topology.json of topocoll-platform) or "
+                 "pattern:REGEX (the named groups of a regular expression on the host names of --hostfile: "
+                 "the levels, outermost first)");
+  app.add_option("--hostfile", hostfile,
+                 "a topology file's or a pattern's hostfile: rank r on line r mod lines (default: NAME.hosts)");
   app.add_option("--np", np, "ranks, with a topology file (default: one per hostfile line)")->check(CLI::PositiveNumber);
   app.add_option("--network", network_path,
                  "the SimGrid platform the ranks run on (made by topocoll-platform; its recorded command gives the "

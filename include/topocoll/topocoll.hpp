@@ -29,10 +29,11 @@ struct CollectiveOptions {
   // library default (5e9).
   double copy_bandwidth = 0.0;
   // The machine's hierarchy, for topology-aware algorithms (lg): `clusters:N1,N2,...` (by
-  // rank of MPI_COMM_WORLD), `flat:N`, or the path of a topology file (docs/topology.md).
-  // Empty: the TOPOCOLL_TOPOLOGY environment variable, or when unset only the node level
-  // (ranks sharing memory, from MPI_Comm_split_type). A sub-communicator sees the groups of
-  // its members.
+  // rank of MPI_COMM_WORLD), `flat:N`, `pattern:REGEX` (named groups of a regular expression on
+  // the host name are the levels) or the path of a topology file (docs/topology.md). Empty: the
+  // TOPOCOLL_TOPOLOGY environment variable, or when unset Slurm's switch tree where every rank
+  // has SLURM_TOPOLOGY_ADDR, else only the node level (ranks sharing memory, from
+  // MPI_Comm_split_type). A sub-communicator sees the groups of its members.
   std::string topology;
   // auto: the calibration file of the machine (made by topocoll-calibrate). Empty: the
   // TOPOCOLL_CALIBRATION environment variable; auto without either is an error.

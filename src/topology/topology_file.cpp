@@ -5,29 +5,15 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "topology/host_pattern.hpp"
+
 namespace topocoll {
 
 namespace {
 
 using nlohmann::json;
 
-// Turns per-rank paths of group names into dense group ids per level. A group is its parent's
-// id and its own name, so the work is linear in the number of levels.
-Topology from_paths(std::vector<std::string> levels, const std::vector<std::vector<std::string>>& paths) {
-  std::vector<std::map<std::pair<int, std::string>, int>> ids(levels.size());
-  std::vector<std::vector<int>> groups;
-  for (const auto& path : paths) {
-    std::vector<int> row;
-    int parent = -1;
-    for (std::size_t l = 0; l < levels.size(); ++l) {
-      auto [it, fresh] = ids[l].try_emplace({parent, path[l]}, static_cast<int>(ids[l].size()));
-      parent = it->second;
-      row.push_back(parent);
-    }
-    groups.push_back(std::move(row));
-  }
-  return Topology(std::move(levels), std::move(groups));
-}
+constexpr std::string_view kPatternPrefix = "pattern:";
 
 // Reads one path of group names; `where` names the entry for error messages.
 std::optional<std::vector<std::string>> read_path(const json& entry, std::size_t levels, const std::string& where,
@@ -53,6 +39,40 @@ std::optional<std::vector<std::string>> read_path(const json& entry, std::size_t
 }
 
 }  // namespace
+
+Topology topology_for_group_names(std::vector<std::string> levels, const std::vector<std::vector<std::string>>& paths) {
+  // A group is its parent's id and its own name, so the work is linear in the number of levels.
+  std::vector<std::map<std::pair<int, std::string>, int>> ids(levels.size());
+  std::vector<std::vector<int>> groups;
+  for (const auto& path : paths) {
+    std::vector<int> row;
+    int parent = -1;
+    for (std::size_t l = 0; l < levels.size(); ++l) {
+      auto [it, fresh] = ids[l].try_emplace({parent, path[l]}, static_cast<int>(ids[l].size()));
+      parent = it->second;
+      row.push_back(parent);
+    }
+    groups.push_back(std::move(row));
+  }
+  return Topology(std::move(levels), std::move(groups));
+}
+
+std::optional<Topology> topology_for_hosts(const HostGroups& groups, const RankPlacement& placement,
+                                           std::string* error) {
+  std::vector<std::vector<std::string>> paths;
+  for (std::size_t r = 0; r < placement.host.size(); ++r) {
+    auto it = groups.hosts.find(placement.host[r]);
+    if (it == groups.hosts.end()) {
+      if (error) {
+        *error = "rank " + std::to_string(r) + " runs on host \"" + placement.host[r] +
+                 "\", which \"hosts\" does not list";
+      }
+      return std::nullopt;
+    }
+    paths.push_back(it->second);
+  }
+  return topology_for_group_names(groups.levels, paths);
+}
 
 RankPlacement RankPlacement::whole_world(std::vector<std::string> hosts) {
   RankPlacement placement;
@@ -101,48 +121,39 @@ std::optional<Topology> parse_topology_json(std::string_view text, const RankPla
       return std::nullopt;
     }
   }
-  std::vector<std::vector<std::string>> paths;
-  if (by_rank) {
-    const json& ranks = doc["ranks"];
-    if (!ranks.is_array()) {
-      *error = "\"ranks\" must be an array with one entry per rank";
-      return std::nullopt;
-    }
-    if (ranks.size() != static_cast<std::size_t>(placement.world_size)) {
-      *error = "\"ranks\" describes " + std::to_string(ranks.size()) + " ranks, but the world has " +
-               std::to_string(placement.world_size) + " (every rank must be described exactly once)";
-      return std::nullopt;
-    }
-    std::vector<std::vector<std::string>> world;
-    for (std::size_t r = 0; r < ranks.size(); ++r) {
-      auto path = read_path(ranks[r], levels.size(), "ranks[" + std::to_string(r) + "]", error);
-      if (!path) return std::nullopt;
-      world.push_back(std::move(*path));
-    }
-    for (int w : placement.world_rank) paths.push_back(world.at(static_cast<std::size_t>(w)));
-  } else {
+  if (by_host) {
     const json& table = doc["hosts"];
     if (!table.is_object()) {
       *error = "\"hosts\" must be an object mapping host names to group names";
       return std::nullopt;
     }
-    std::map<std::string, std::vector<std::string>> by_name;
+    HostGroups groups{std::move(levels), {}};
     for (const auto& [name, entry] : table.items()) {
-      auto path = read_path(entry, levels.size(), "hosts[\"" + name + "\"]", error);
+      auto path = read_path(entry, groups.levels.size(), "hosts[\"" + name + "\"]", error);
       if (!path) return std::nullopt;
-      by_name[name] = std::move(*path);
+      groups.hosts[name] = std::move(*path);
     }
-    for (std::size_t r = 0; r < placement.host.size(); ++r) {
-      auto it = by_name.find(placement.host[r]);
-      if (it == by_name.end()) {
-        *error = "rank " + std::to_string(r) + " runs on host \"" + placement.host[r] +
-                 "\", which \"hosts\" does not list";
-        return std::nullopt;
-      }
-      paths.push_back(it->second);
-    }
+    return topology_for_hosts(groups, placement, error);
   }
-  return from_paths(std::move(levels), paths);
+  const json& ranks = doc["ranks"];
+  if (!ranks.is_array()) {
+    *error = "\"ranks\" must be an array with one entry per rank";
+    return std::nullopt;
+  }
+  if (ranks.size() != static_cast<std::size_t>(placement.world_size)) {
+    *error = "\"ranks\" describes " + std::to_string(ranks.size()) + " ranks, but the world has " +
+             std::to_string(placement.world_size) + " (every rank must be described exactly once)";
+    return std::nullopt;
+  }
+  std::vector<std::vector<std::string>> world;
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    auto path = read_path(ranks[r], levels.size(), "ranks[" + std::to_string(r) + "]", error);
+    if (!path) return std::nullopt;
+    world.push_back(std::move(*path));
+  }
+  std::vector<std::vector<std::string>> paths;
+  for (int w : placement.world_rank) paths.push_back(world.at(static_cast<std::size_t>(w)));
+  return topology_for_group_names(std::move(levels), paths);
 }
 
 std::optional<Topology> load_topology_for(std::string_view spec, const RankPlacement& placement,
@@ -161,9 +172,15 @@ std::optional<Topology> load_topology_for(std::string_view spec, const RankPlace
     if (!world) return std::nullopt;
     return world->restricted_to(placement.world_rank);
   }
+  if (spec.rfind(kPatternPrefix, 0) == 0) {
+    const auto groups = match_host_pattern(spec.substr(kPatternPrefix.size()), placement.host, error);
+    if (!groups) return std::nullopt;
+    return topology_for_hosts(*groups, placement, error);
+  }
   std::ifstream file{std::string(spec)};
   if (!file) {
-    *error = "topology '" + std::string(spec) + "' is neither clusters:N1,N2,..., flat:N nor a readable file";
+    *error = "topology '" + std::string(spec) +
+             "' is neither clusters:N1,N2,..., flat:N, pattern:REGEX nor a readable file";
     return std::nullopt;
   }
   std::ostringstream text;

@@ -1,5 +1,6 @@
-// Loading a Topology from the JSON topology file of DESIGN.md, or from any topology spec
-// (a shorthand or a file path). MPI-free: the caller supplies the host name of every rank.
+// Loading a Topology from the JSON topology file of DESIGN.md, or from any topology spec (a
+// shorthand, a host-name pattern or a file path). MPI-free: the caller supplies the host name of
+// every rank.
 //
 //   {"levels": ["cluster", "node"], "ranks": [["c1", "n0"], ["c1", "n0"], ["c2", "n5"]]}
 //   {"levels": ["cluster", "switch"], "hosts": {"host-a": ["c1", "s0"], "host-b": ["c2", "s1"]}}
@@ -14,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "topology/host_groups.hpp"
 #include "topology/topology.hpp"
 
 namespace topocoll {
@@ -35,8 +37,17 @@ struct RankPlacement {
 std::optional<Topology> parse_topology_json(std::string_view text, const RankPlacement& placement,
                                             std::string* error);
 
-// A spec is a shorthand (clusters:N1,N2,... or flat:N, describing the world's ranks) or the
-// path of a topology file.
+// The topology of ranks named by their group at each level (`paths[r]`, outermost first, one name
+// per level): group ids are dense per level, in order of first appearance.
+Topology topology_for_group_names(std::vector<std::string> levels, const std::vector<std::vector<std::string>>& paths);
+
+// The topology of the communicator `placement` describes, each rank in the groups of its host.
+// Fails, naming the rank and host, when `groups` does not list a rank's host.
+std::optional<Topology> topology_for_hosts(const HostGroups& groups, const RankPlacement& placement,
+                                           std::string* error);
+
+// A spec is a shorthand (clusters:N1,N2,... or flat:N, describing the world's ranks), a host-name
+// pattern (pattern:REGEX, host_pattern.hpp) or the path of a topology file.
 std::optional<Topology> load_topology_for(std::string_view spec, const RankPlacement& placement,
                                           std::string* error);
 
