@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "network/clusters.hpp"
 #include "network/switch_tree.hpp"
 #include "network/units.hpp"
+#include "plan_machine.hpp"
 #include "platform_description.hpp"
 
 namespace {
@@ -105,18 +107,33 @@ int print_bounds(const ClustersSpec& spec, const std::vector<std::size_t>& sizes
   return 0;
 }
 
+// The rooted operation a bound is asked for, and its ranks' hosts (from the hostfile, and the
+// topology file beside the platform); unset for alltoall.
+struct RootedAsk {
+  bool from_root = false;
+  int root = 0;
+  std::vector<int> host_of_rank;
+};
+
 // Any platform topocoll-platform wrote (its network from its recorded command): the cut of
-// each link role in a column of its own, and the link of the worst cut.
-int print_platform_bounds(const std::string& platform, const std::vector<std::size_t>& sizes) {
+// each link role in a column of its own, and the link of the worst cut; the bound of an
+// alltoall, or of the scatter or gather `rooted` describes.
+int print_platform_bounds(const std::string& platform, const std::vector<std::size_t>& sizes,
+                          const std::optional<RootedAsk>& rooted) {
   const Network network = network_of_platform(platform);
-  const std::vector<std::pair<std::string, double>> roles = alltoall_lower_bound(network, 1).by_role;
+  const auto bound = [&](std::size_t bytes) {
+    return rooted ? rooted_lower_bound(network, rooted->host_of_rank, rooted->root, bytes, rooted->from_root)
+                  : alltoall_lower_bound(network, bytes);
+  };
+  const std::vector<std::pair<std::string, double>> roles = bound(1).by_role;
+  const int np = rooted ? static_cast<int>(rooted->host_of_rank.size()) : network.host_count();
   std::cout << "platform,np,bytes,bound_us,limited_by,latency_us,worst_link";
   for (const auto& [role, seconds] : roles) std::cout << ',' << role << "_us";
   std::cout << '\n';
   const std::string name = std::filesystem::path(platform).stem().string();
   for (const std::size_t bytes : sizes) {
-    const AlltoallBound b = alltoall_lower_bound(network, bytes);
-    std::printf("%s,%d,%zu,%.3f,%s,%.3f,%s", name.c_str(), network.host_count(), bytes, b.seconds * 1e6,
+    const AlltoallBound b = bound(bytes);
+    std::printf("%s,%d,%zu,%.3f,%s,%.3f,%s", name.c_str(), np, bytes, b.seconds * 1e6,
                 b.limited_by.c_str(), b.latency * 1e6, b.worst_link.c_str());
     for (const auto& [role, seconds] : roles) std::printf(",%.3f", b.role(role) * 1e6);
     std::printf("\n");
@@ -195,6 +212,15 @@ int main(int argc, char** argv) {
                     "description");
   bound->add_option("-m,--message-size", size_range, "Bytes per block: MIN:MAX doubling, or one size")
       ->capture_default_str();
+  std::string bound_op = "alltoall", bound_hostfile;
+  int bound_root = 0;
+  bound->add_option("--op", bound_op, "With --platform: the operation (scatter and gather: of -m bytes per rank)")
+      ->check(CLI::IsMember({"alltoall", "scatter", "gather"}))
+      ->capture_default_str();
+  bound->add_option("--root", bound_root, "With --op scatter|gather: the root rank")->capture_default_str();
+  bound->add_option("--hostfile", bound_hostfile,
+                    "With --op scatter|gather: the job's hostfile (rank r on line r; default: NAME.hosts beside "
+                    "the platform)");
 
   app.failure_message([](const CLI::App*, const CLI::Error& error) {
     return "topocoll-platform: " + std::string(error.what()) + "\nRun topocoll-platform --help for the options.\n";
@@ -212,11 +238,21 @@ int main(int argc, char** argv) {
       spec.topology_format = tree.format();
       return write_platform(spec, switch_tree_network(spec), tree.name, tree.output_dir);
     }
+    if (bound_op != "alltoall" && bound_platform.empty()) {
+      throw CLI::ValidationError("--op", "the bound of a scatter or gather is computed on a platform: give --platform");
+    }
     if (!bound_platform.empty()) {
       if (bound_options.n1 != 0 || bound_options.n2 != 0 || !bound_options.nodes.empty()) {
         throw CLI::ValidationError("--platform", "give either --platform or a description (--n1, --n2, --nodes)");
       }
-      return print_platform_bounds(bound_platform, parse_sizes(size_range));
+      std::optional<RootedAsk> rooted;
+      if (bound_op != "alltoall") {
+        const std::size_t stem = bound_platform.size() - (bound_platform.ends_with(".xml") ? 4 : 0);
+        const PlanMachine machine = load_plan_machine(bound_platform.substr(0, stem) + ".topology.json", bound_hostfile, 0);
+        rooted = RootedAsk{bound_op == "scatter", bound_root,
+                           hosts_of_ranks(network_of_platform(bound_platform), machine)};
+      }
+      return print_platform_bounds(bound_platform, parse_sizes(size_range), rooted);
     }
     return print_bounds(make_spec(bound_options), parse_sizes(size_range));
   } catch (const CLI::ParseError& error) {

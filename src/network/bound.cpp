@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <map>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace topocoll::network {
 
@@ -32,37 +34,25 @@ int role_rank(const std::string& role) {
   return 3;
 }
 
-}  // namespace
-
-double AlltoallBound::role(const std::string& name) const {
-  for (const auto& [r, seconds] : by_role)
-    if (r == name) return seconds;
-  return 0.0;
-}
-
-AlltoallBound alltoall_lower_bound(const Network& network, std::size_t block_bytes) {
-  if (!network.one_rank_per_host()) {
-    throw std::invalid_argument("the bound of a total exchange is modelled for one rank per host only");
-  }
-  const int hosts = network.host_count();
+// The bound of blocks of `block_bytes` sent between hosts; `for_each_block(add)` calls add(a, b)
+// once per block from host a to host b.
+template <typename ForEachBlock>
+AlltoallBound bound_of_blocks(const Network& network, std::size_t block_bytes, ForEachBlock&& for_each_block) {
   // Index 2 * link + direction (direction 0 for a SHARED link's single capacity).
   std::vector<Cut> cuts(2 * network.links.size());
   AlltoallBound bound;
   std::vector<Hop> hops;
-  for (int a = 0; a < hosts; ++a) {
-    for (int b = 0; b < hosts; ++b) {
-      if (a == b) continue;
-      network.route(a, b, hops);
-      const double latency = network.latency(hops);
-      bound.latency = std::max(bound.latency, latency);
-      for (const Hop& h : hops) {
-        const Link& link = network.links[static_cast<std::size_t>(h.link)];
-        if (!link.is_cut()) continue;
-        const int direction = link.sharing == Sharing::splitduplex && h.down ? 1 : 0;
-        ++cuts[2 * static_cast<std::size_t>(h.link) + direction].blocks_by_latency[latency];
-      }
+  for_each_block([&](int a, int b) {
+    network.route(a, b, hops);
+    const double latency = network.latency(hops);
+    bound.latency = std::max(bound.latency, latency);
+    for (const Hop& h : hops) {
+      const Link& link = network.links[static_cast<std::size_t>(h.link)];
+      if (!link.is_cut()) continue;
+      const int direction = link.sharing == Sharing::splitduplex && h.down ? 1 : 0;
+      ++cuts[2 * static_cast<std::size_t>(h.link) + direction].blocks_by_latency[latency];
     }
-  }
+  });
   const double b = static_cast<double>(block_bytes);
   for (std::size_t i = 0; i < cuts.size(); ++i) {
     if (cuts[i].blocks_by_latency.empty()) continue;
@@ -93,6 +83,45 @@ AlltoallBound alltoall_lower_bound(const Network& network, std::size_t block_byt
   // A cut whose bytes take less time than the latency in front of them: latency-bound.
   if (bound.seconds < 2 * bound.latency) bound.limited_by = "latency";
   return bound;
+}
+
+}  // namespace
+
+double AlltoallBound::role(const std::string& name) const {
+  for (const auto& [r, seconds] : by_role)
+    if (r == name) return seconds;
+  return 0.0;
+}
+
+AlltoallBound alltoall_lower_bound(const Network& network, std::size_t block_bytes) {
+  if (!network.one_rank_per_host()) {
+    throw std::invalid_argument("the bound of a total exchange is modelled for one rank per host only");
+  }
+  const int hosts = network.host_count();
+  return bound_of_blocks(network, block_bytes, [&](auto&& add) {
+    for (int a = 0; a < hosts; ++a)
+      for (int b = 0; b < hosts; ++b)
+        if (a != b) add(a, b);
+  });
+}
+
+AlltoallBound rooted_lower_bound(const Network& network, const std::vector<int>& host_of_rank, int root,
+                                 std::size_t block_bytes, bool from_root) {
+  if (root < 0 || root >= static_cast<int>(host_of_rank.size())) {
+    throw std::invalid_argument("root " + std::to_string(root) + " is not one of the " +
+                                std::to_string(host_of_rank.size()) + " ranks");
+  }
+  const int root_host = host_of_rank[static_cast<std::size_t>(root)];
+  return bound_of_blocks(network, block_bytes, [&](auto&& add) {
+    for (const int host : host_of_rank) {
+      if (host == root_host) continue;
+      if (from_root) {
+        add(root_host, host);
+      } else {
+        add(host, root_host);
+      }
+    }
+  });
 }
 
 }  // namespace topocoll::network

@@ -1,5 +1,5 @@
 // A lower bound on the time of one total exchange (MPI_Alltoall, blocks of B bytes, one rank per
-// host) on a network, whatever the algorithm, from its cuts: every block i -> j crosses each link
+// host), or of a scatter or gather, on a network, whatever the algorithm, from its cuts: every block i -> j crosses each link
 // of the route from host i to host j, so a link (each direction of a SPLITDUPLEX one) must carry
 // all of those blocks at its bandwidth, and none of a block's bytes arrive before its route's
 // latency has passed (SimGrid's flow model). A cut's time is the largest, over the latencies L
@@ -31,5 +31,12 @@ struct AlltoallBound {
 };
 
 AlltoallBound alltoall_lower_bound(const Network& network, std::size_t block_bytes);
+
+// The same bound for a scatter (`from_root`) or gather of `block_bytes` per rank, the root being
+// rank `root`: every other rank's block crosses the route between its host and the root's (the
+// ranks on the root's own host use its loopback, which is no cut). `host_of_rank[r]`: the host
+// rank r runs on (several ranks per host allowed).
+AlltoallBound rooted_lower_bound(const Network& network, const std::vector<int>& host_of_rank, int root,
+                                 std::size_t block_bytes, bool from_root);
 
 }  // namespace topocoll::network
