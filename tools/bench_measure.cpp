@@ -7,6 +7,8 @@
 #include <cstring>
 #include <string>
 
+#include "exec/collective.hpp"
+#include "exec/native_call.hpp"
 #include "topocoll/topocoll.h"
 
 #ifdef TOPOCOLL_SMPI
@@ -16,18 +18,6 @@
 namespace topocoll::bench {
 
 namespace {
-
-const char* native_name(Operation operation) {
-  switch (operation) {
-    case Operation::alltoall: return "the reference MPI_Alltoall";
-    case Operation::alltoallv: return "the reference MPI_Alltoallv";
-    case Operation::scatter: return "the reference MPI_Scatter";
-    case Operation::gather: return "the reference MPI_Gather";
-    case Operation::scatterv: return "the reference MPI_Scatterv";
-    case Operation::gatherv: return "the reference MPI_Gatherv";
-  }
-  return "the reference call";
-}
 
 std::string mpi_error_text(int code) {
   char text[MPI_MAX_ERROR_STRING];
@@ -58,41 +48,24 @@ void sleep_until([[maybe_unused]] double time) {
 #endif
 }
 
-// One call of the operation: topocoll's, or (`by_mpi_library`) the MPI library's own into
-// `recv`, the reference.
-int call_operation(const ExchangePoint& point, bool by_mpi_library, void* recv) {
+// The point's call with `recv` as the receive buffer, as the API's entry points describe it:
+// the v forms' sides take the counts and displacements, the others one count.
+exec::CallArguments call_of(const ExchangePoint& point, void* recv) {
   const int n = block_count(point);
-  const void* send = point.send.data();
-  const int* counts = point.counts.data();
-  const int* displs = point.displs.data();
-  const CollectiveOptions& o = point.options;
-  const MPI_Comm comm = point.comm;
-  const int root = point.root;
-  switch (point.operation) {
-    case Operation::alltoall:
-      return by_mpi_library ? MPI_Alltoall(send, n, MPI_BYTE, recv, n, MPI_BYTE, comm)
-                     : alltoall(send, n, MPI_BYTE, recv, n, MPI_BYTE, comm, o);
-    case Operation::alltoallv:
-      return by_mpi_library ? MPI_Alltoallv(send, counts, displs, MPI_BYTE, recv, counts, displs, MPI_BYTE, comm)
-                     : alltoallv(send, counts, displs, MPI_BYTE, recv, counts, displs, MPI_BYTE, comm, o);
-    case Operation::scatter:
-      return by_mpi_library ? MPI_Scatter(send, n, MPI_BYTE, recv, n, MPI_BYTE, root, comm)
-                     : scatter(send, n, MPI_BYTE, recv, n, MPI_BYTE, root, comm, o);
-    case Operation::gather:
-      return by_mpi_library ? MPI_Gather(send, n, MPI_BYTE, recv, n, MPI_BYTE, root, comm)
-                     : gather(send, n, MPI_BYTE, recv, n, MPI_BYTE, root, comm, o);
-    case Operation::scatterv:
-      return by_mpi_library ? MPI_Scatterv(send, counts, displs, MPI_BYTE, recv, n, MPI_BYTE, root, comm)
-                     : scatterv(send, counts, displs, MPI_BYTE, recv, n, MPI_BYTE, root, comm, o);
-    case Operation::gatherv:
-      return by_mpi_library ? MPI_Gatherv(send, n, MPI_BYTE, recv, counts, displs, MPI_BYTE, root, comm)
-                     : gatherv(send, n, MPI_BYTE, recv, counts, displs, MPI_BYTE, root, comm, o);
+  exec::SideArguments send{point.send.data(), n, nullptr, nullptr, MPI_BYTE};
+  exec::SideArguments receive{recv, n, nullptr, nullptr, MPI_BYTE};
+  const Operation op = point.operation;
+  if (op == Operation::alltoallv || op == Operation::scatterv) {
+    send = {point.send.data(), 0, point.counts.data(), point.displs.data(), MPI_BYTE};
   }
-  return MPI_ERR_INTERN;
+  if (op == Operation::alltoallv || op == Operation::gatherv) {
+    receive = {recv, 0, point.counts.data(), point.displs.data(), MPI_BYTE};
+  }
+  return {op, send, receive, point.root, point.comm};
 }
 
 void run_call(const ExchangePoint& point) {
-  const int code = call_operation(point, false, point.recv.data());
+  const int code = exec::run_collective(call_of(point, point.recv.data()), point.options);
   if (code != MPI_SUCCESS) abort_on_failure(("topocoll::" + std::string(to_string(point.operation))).c_str(), code, point);
 }
 
@@ -181,8 +154,10 @@ Validity validate_call(const ExchangePoint& point, MessageBuffer& reference, con
   fill_send_pattern(point.send.first(total_bytes), rank, p, point.block_bytes);
   bool late = false;  // correctness does not depend on it; the start only keeps SMPI fast
   start_call(point.comm, sync, late);
-  const int code = call_operation(point, true, reference.data());
-  if (code != MPI_SUCCESS) abort_on_failure(native_name(point.operation), code, point);
+  const int code = exec::call_native(call_of(point, reference.data()));
+  if (code != MPI_SUCCESS) {
+    abort_on_failure(("the reference " + std::string(exec::native_call_name(point.operation))).c_str(), code, point);
+  }
   fill_complement(point.recv.first(received), reference.first(received));
   start_call(point.comm, sync, late);
   run_call(point);
