@@ -90,8 +90,7 @@ int run_benchmark(const BenchOptions& options, MPI_Comm comm) {
     bool set_up = false;
     StartSync sync{options.window_sync, options.sync_window};
     for (const std::size_t block_bytes : sizes) {
-      const auto flow = flows_from_root(op) ? RootedBlocks::Flow::from_root : RootedBlocks::Flow::to_root;
-      const RootedBlocks rooted = RootedBlocks::uniform(flow, options.root, p, block_bytes);
+      const RootedBlocks rooted = RootedBlocks::uniform(RootedBlocks::flow_of(op), options.root, p, block_bytes);
       const UniformBlocks uniform(block_bytes);
       Problem problem = is_rooted(op) ? Problem::rooted(op, rooted) : Problem{p, block_bytes, nullptr, {}};
       if (op == Operation::alltoallv) {

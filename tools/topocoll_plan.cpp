@@ -164,8 +164,8 @@ int main(int argc, char** argv) {
               << topology->size() << " ranks)\n";
     return 2;
   }
-  const auto flow = flows_from_root(operation) ? RootedBlocks::Flow::from_root : RootedBlocks::Flow::to_root;
-  const RootedBlocks rooted_layout = RootedBlocks::uniform(flow, root, topology->size(), block_bytes);
+  const RootedBlocks rooted_layout =
+      RootedBlocks::uniform(RootedBlocks::flow_of(operation), root, topology->size(), block_bytes);
   const UniformBlocks uniform_layout(block_bytes);
   const BlockMap& layout = is_rooted(operation) ? static_cast<const BlockMap&>(rooted_layout) : uniform_layout;
   Problem problem{topology->size(), block_bytes, topology, AlgorithmKnobs{group_width}};

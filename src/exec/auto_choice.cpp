@@ -49,10 +49,8 @@ MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_
   Problem uniform = call.problem;
   std::optional<RootedBlocks> rooted;
   if (is_rooted(op)) {
-    const bool down = flows_from_root(op);
-    rooted.emplace(RootedBlocks::uniform(down ? RootedBlocks::Flow::from_root : RootedBlocks::Flow::to_root,
-                                         call.problem.root, call.problem.size, block_bytes));
-    uniform = Problem::rooted(down ? Operation::scatter : Operation::gather, *rooted, topology);
+    rooted.emplace(RootedBlocks::uniform(RootedBlocks::flow_of(op), call.problem.root, call.problem.size, block_bytes));
+    uniform = Problem::rooted(flows_from_root(op) ? Operation::scatter : Operation::gather, *rooted, topology);
     uniform.knobs = call.problem.knobs;
   } else {
     uniform.blocks = nullptr;

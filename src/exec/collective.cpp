@@ -32,8 +32,8 @@ struct CallBlocks {
     const Operation op = call.operation;
     if (op == Operation::alltoall) return;
     if (!is_variable(op)) {
-      const auto flow = flows_from_root(op) ? RootedBlocks::Flow::from_root : RootedBlocks::Flow::to_root;
-      uniform_rooted.emplace(RootedBlocks::uniform(flow, call.problem.root, call.problem.size, call.block_bytes));
+      uniform_rooted.emplace(
+          RootedBlocks::uniform(RootedBlocks::flow_of(op), call.problem.root, call.problem.size, call.block_bytes));
     }
     local.emplace(call.rank, call.send, call.recv, uniform_rooted ? &*uniform_rooted : nullptr);
     call.problem.blocks = &*local;

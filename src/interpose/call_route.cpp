@@ -45,8 +45,7 @@ CallRoute route_call(const OperationChoice& choice, const CallShape& call) {
   Problem problem{call.size, call.block_bytes, nullptr, AlgorithmKnobs{}};
   problem.operation = call.operation;
   if (is_rooted(call.operation)) {
-    const auto flow = flows_from_root(call.operation) ? RootedBlocks::Flow::from_root : RootedBlocks::Flow::to_root;
-    rooted.emplace(RootedBlocks::uniform(flow, 0, call.size, call.block_bytes));
+    rooted.emplace(RootedBlocks::uniform(RootedBlocks::flow_of(call.operation), 0, call.size, call.block_bytes));
     problem = Problem::rooted(call.operation, *rooted);
   } else if (is_variable(call.operation)) {
     problem.blocks = &one_block;

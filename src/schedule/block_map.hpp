@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "schedule/operation.hpp"
+
 namespace topocoll {
 
 class BlockMap {
@@ -56,6 +58,8 @@ class RootedBlocks final : public BlockMap {
  public:
   enum class Flow : bool { from_root, to_root };
   RootedBlocks(Flow flow, int root, std::vector<std::size_t> bytes, std::vector<std::size_t> displacements);
+  // The way an operation's blocks flow: from the root for scatter and scatterv, to it otherwise.
+  static Flow flow_of(Operation operation) { return flows_from_root(operation) ? Flow::from_root : Flow::to_root; }
   // MPI_Scatter's and MPI_Gather's layout: p blocks of B bytes, block d at d*B at the root.
   static RootedBlocks uniform(Flow flow, int root, int size, std::size_t block_bytes);
 

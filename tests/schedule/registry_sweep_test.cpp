@@ -91,7 +91,7 @@ TEST(RegistrySweep, EveryAlgorithmOfEveryOperationOnEveryShape) {
             Problem problem{p, 0, topology, {}, blocks.get(), op};
             problems.push_back({problem, std::move(blocks)});
           } else {
-            const auto flow = flows_from_root(op) ? RootedBlocks::Flow::from_root : RootedBlocks::Flow::to_root;
+            const auto flow = RootedBlocks::flow_of(op);
             for (int root : {0, p / 2, p - 1}) {
               std::unique_ptr<RootedBlocks> layout;
               if (is_variable(op)) {

@@ -68,7 +68,7 @@ Topology interleaved_three_levels(int p) {
 
 void expect_verified(const Algorithm& algorithm, Operation op, int p, int root, const Topology* topology,
                      unsigned star_phases, const std::string& what, unsigned skipped_levels = 0) {
-  const Flow flow = flows_from_root(op) ? Flow::from_root : Flow::to_root;
+  const Flow flow = RootedBlocks::flow_of(op);
   const RootedBlocks uniform = RootedBlocks::uniform(flow, root, p, 3);
   std::vector<std::size_t> bytes(static_cast<std::size_t>(p)), displacements(static_cast<std::size_t>(p));
   std::size_t at = 0;
@@ -148,7 +148,7 @@ TEST(RootedTrees, TopoEntersEachGroupOnceWhereBinomialCrossesMore) {
   const int p = 48;
   const Topology topology = interleaved_three_levels(p);  // 3 racks, interleaved ranks
   for (Operation op : {Operation::scatter, Operation::gather}) {
-    const Flow flow = flows_from_root(op) ? Flow::from_root : Flow::to_root;
+    const Flow flow = RootedBlocks::flow_of(op);
     const RootedBlocks layout = RootedBlocks::uniform(flow, 4, p, 8);
     const Problem problem = Problem::rooted(op, layout, &topology);
     const Schedule topo = build_full_schedule(*find_algorithm(op, "topo"), problem);
