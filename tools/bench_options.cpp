@@ -118,12 +118,20 @@ Timing (as the OSU micro-benchmarks): warm-up calls, then timed calls with a bar
 Validation (-c): before timing, each size is run once and its receive buffer compared byte by
   byte with the MPI library's own call of the operation on the same data. Off by default for --format osu (as in OSU), on by
   default for --format csv so that its 'valid' column means something; --no-validate turns it off.
+Busy network (--background-ranks N): the job's last N ranks (the hostfile's last N lines) are
+  a background job; the measured ranks are the others, and np is theirs. Each background rank
+  sends --background-bytes to every background rank in another group of the outermost level of
+  the topology (--topology), none inside its own group (pairwise steps: one send and one
+  receive in flight per rank), exchange after exchange until the measured ranks are done; it says how many
+  exchanges it made on standard error.
 Topology-aware algorithms (lg) need a topology (--topology or TOPOCOLL_TOPOLOGY); without one,
   or when it does not fit them, they print no row and say why on standard error.
 Examples:
   mpirun -np 16 topocoll-bench --algorithms direct,native -m 1:65536
   scripts/simulate.sh two-clusters-20-40 60 -- --format csv --algorithms lg,direct -m 65536 -i 3 -x 1
-  scripts/simulate.sh crossbar-16 16 -- --format csv -m 5968:763904 -i 5 -x 1)";
+  scripts/simulate.sh crossbar-16 16 -- --format csv -m 5968:763904 -i 5 -x 1
+  scripts/simulate.sh --hostfile platforms/ib-switch-tree-busy.hosts ib-switch-tree 392 -- --op gather
+    --background-ranks 96 --algorithms binomial,topo -m 1024 -i 1 -x 0 --sync window)";
 
 }  // namespace
 
@@ -227,6 +235,16 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
                  "the call repeated when some rank learns the start too late)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  std::string background_bytes;
+  app.add_option("--background-ranks", options.background_ranks,
+                 "A busy network: the last N ranks of the job are not measured but run a background job, "
+                 "an all-to-all between the groups of the topology's outermost level only (e.g. between "
+                 "switches), over and over until the measured ranks are done (0: none)")
+      ->check(CLI::Range(0, kIntMax))
+      ->capture_default_str();
+  app.add_option("--background-bytes", background_bytes,
+                 "The background job's bytes per pair of ranks in different groups, per call (default: "
+                 "4194304, the 4 MB of Kandalla et al.'s busy network)");
   std::string max_scratch, segment;
   app.add_option("--max-scratch", max_scratch, "lg: cap on library scratch per rank in bytes; larger "
                                                "exchanges are pipelined in pieces (default: no cap)");
@@ -243,6 +261,15 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
     options.format = format == "csv" ? OutputFormat::csv : OutputFormat::osu;
     parse_size_range(size_range, options);
     if (!max_scratch.empty()) options.max_scratch_bytes = parse_byte_count(max_scratch, "--max-scratch", "scratch cap");
+    if (!background_bytes.empty()) {
+      if (options.background_ranks == 0) {
+        throw CLI::ValidationError("--background-bytes", "applies only with --background-ranks N");
+      }
+      options.background_bytes = parse_byte_count(background_bytes, "--background-bytes", "byte count");
+      if (options.background_bytes == 0) {
+        throw CLI::ValidationError("--background-bytes", "a background that sends nothing is a quiet network");
+      }
+    }
     if (!segment.empty()) options.segment_bytes = parse_byte_count(segment, "--segment-bytes", "segment size");
     // Read at the entry point only: what the library would read itself, needed here too so that
     // "not applicable" can be told before a call.

@@ -37,6 +37,8 @@ struct BenchOptions {
   unsigned topo_skip = 0;             // topo: topology levels without a phase (bit l: level l)
   bool window_sync = false;           // --sync window (SMPI only): synchronised start
   double sync_window = 0.05;          // seconds, first window (doubled when too short)
+  int background_ranks = 0;           // --background-ranks: the last ranks run a background job
+  std::size_t background_bytes = 4u << 20;  // --background-bytes: its bytes per pair of ranks
 
   // min, 2*min, 4*min, ... up to max (as in the OSU benchmarks); a size of 0 is followed by 1.
   std::vector<std::size_t> message_sizes() const;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
+#include "bench_background.hpp"
 #include "bench_buffers.hpp"
 #include "bench_measure.hpp"
 #include "bench_options.hpp"
@@ -147,7 +148,16 @@ int main(int argc, char** argv) {
   }
   // Failures come back as error codes, so that the benchmark can say which point failed.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  const int status = run_benchmark(*command_line.options, MPI_COMM_WORLD);
+  const BenchOptions& options = *command_line.options;
+  const BackgroundJob background{options.background_ranks, options.background_bytes, options.topology};
+  WorldPart part;
+  int status = split_world(MPI_COMM_WORLD, background, part, rank == 0);
+  if (status == 0) status = start_background(MPI_COMM_WORLD, part, background);
+  if (status == 0 && !part.background) {
+    status = run_benchmark(options, part.comm);
+    stop_background(MPI_COMM_WORLD, background);
+  }
+  if (part.comm != MPI_COMM_WORLD && part.comm != MPI_COMM_NULL) MPI_Comm_free(&part.comm);
   MPI_Finalize();
   return status;
 }
