@@ -4,7 +4,8 @@
 # platforms/ib-switch-tree-296.hosts), rooted at rank 0 (switch A), for linear, binomial, topo
 # (as published: every level, binomial phases) and topo as a two-level tree (the switch level
 # skipped, stars: node leaders straight to the root), beside SMPI's own scatter and gather under
-# the ompi, mpich and mvapich2 selectors. Two models: SMPI-unit (flow-level, no per-message cost)
+# the ompi, mpich and mvapich2 selectors, and auto (platforms/ib-switch-tree*.calibration.json).
+# Two models: SMPI-unit (flow-level, no per-message cost)
 # and the same with 1 us of CPU per message sent and received (smpi/os, smpi/ois, smpi/or), the
 # start-up cost that decides small messages on real hardware. Blocks of 16 B, 1 KiB and 16 KiB
 # per rank validated; 256 KiB on shared buffers (timing only: 296 ranks x 296 x 256 KiB of buffers
@@ -32,6 +33,13 @@ mkdir -p "$out"
 csv="$out/scatter-gather.csv"
 [[ $network == busy ]] && csv="$out/scatter-gather-busy.csv"
 echo "model,series,op,algorithm,np,bytes,avg_us,min_us,max_us,iterations,valid" >"$csv"
+
+# auto's calibration under each model: made on the quiet network by scripts/calibrate.sh with the
+# model's settings (the commands are recorded in the files).
+calibration_of() {
+  if [[ $1 == overhead-1us ]]; then echo "$repo/platforms/ib-switch-tree-overhead-1us.calibration.json"
+  else echo "$repo/platforms/ib-switch-tree.calibration.json"; fi
+}
 
 # run MODEL SERIES SELECTOR OP ALGORITHMS SIZES [BENCH FLAGS...]
 run() {
@@ -63,6 +71,7 @@ for model in "${models[@]}"; do
       [[ $sizes == 262144 ]] && shared=(--shared-malloc)
       run "$model" topocoll ompi "$op" linear,binomial,topo "$sizes" "${shared[@]}"
       run "$model" two-level ompi "$op" topo "$sizes" --topo-skip 1 --topo-stars 6 "${shared[@]}"
+      run "$model" auto ompi "$op" auto "$sizes" --calibration "$(calibration_of "$model")" "${shared[@]}"
       for selector in ompi mpich mvapich2; do
         # SimGrid 3.32's mvapich2 gather crashes on this platform (segmentation fault): left out.
         [[ $selector == mvapich2 && $op == gather ]] && continue

@@ -70,12 +70,10 @@ void parse_size_range(const std::string& text, BenchOptions& options) {
 
 void check_algorithm_names(const std::vector<std::string>& names, Operation op) {
   if (names.empty()) throw CLI::ValidationError("--algorithms", "the list of algorithms is empty");
-  const bool chooses = !is_rooted(op);  // auto chooses for alltoall and alltoallv
   for (const std::string& name : names) {
-    if ((name != "auto" || !chooses) && find_algorithm(op, name) == nullptr) {
+    if (name != "auto" && find_algorithm(op, name) == nullptr) {
       throw CLI::ValidationError("--algorithms", "unknown " + std::string(to_string(op)) + " algorithm '" + name +
-                                                     "'; valid names: " + algorithm_names(op) +
-                                                     (chooses ? ", auto" : ""));
+                                                     "'; valid names: " + algorithm_names(op) + ", auto");
     }
   }
 }
@@ -96,10 +94,8 @@ std::string algorithm_help() {
       text += ": ";
       text += a.summary;
     }
-    if (op == Operation::alltoall) {
-      text += "\n  auto: the algorithm the calibrated cost model predicts fastest (needs --calibration)";
-    }
   }
+  text += "\nEvery operation:\n  auto: the algorithm the calibrated cost model predicts fastest (needs --calibration)";
   return text;
 }
 

@@ -73,7 +73,7 @@ int run_benchmark(const BenchOptions& options, MPI_Comm comm) {
     // auto: the executor's choice from --calibration, on the discovered topology; it applies
     // wherever its candidates do, so the points are checked like a flat algorithm's.
     const bool choose = name == "auto";
-    const Algorithm& algorithm = *find_algorithm(op, choose ? "direct" : name);
+    const Algorithm& algorithm = *find_algorithm(op, choose ? std::string(default_algorithm(op)) : name);
     CollectiveOptions call_options;
     call_options.algorithm = name;
     call_options.group_shuffle.group_width = options.group_width;
