@@ -1,8 +1,8 @@
 // mlfm, proven link by link (issue 14): on the multi-layer full mesh's own routes
 // (network/mlfm.hpp), every phase of the algorithm puts at most one flow on each directed link,
 // for the paper's four jobs on its 32-server testbed and for every valid box of D = 3 and
-// D = 4; the shift pattern on the same boxes shares links (2 flows on the paper's first three
-// jobs, 3 on 24 B). Also: each phase is a permutation whose inverse is mlfm_source, the
+// D = 4; the shift pattern on the same boxes puts M flows on some link (2 on the paper's first
+// three jobs, 3 on 24 B). Also: each phase is a permutation whose inverse is mlfm_source, the
 // schedules pass the verifier, the routes go through the spines the paper names, and the
 // algorithm says why it does not apply to ranks that are no box.
 #include <gtest/gtest.h>
