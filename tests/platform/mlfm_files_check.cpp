@@ -1,5 +1,6 @@
 // Checks the three files `topocoll-platform mlfm` writes, from the files alone (the XML SimGrid
-// reads, not the generator's Network): one single-host zone per server serverI.J.K, in the
+// reads, not the generator's Network): only sharing policies SimGrid knows (SHARED, SPLITDUPLEX,
+// FATPIPE); one single-host zone per server serverI.J.K, in the
 // hostfile's order, D layers of D + 1 leaves; a zoneRoute for every ordered pair of servers
 // (one symmetrical route for the two servers of a leaf) naming only declared zones, routers and
 // links; between columns through spine {J, J'}, within a column between layers through spine
@@ -106,8 +107,15 @@ int main(int argc, char** argv) {
 
   std::set<std::string> links;
   std::map<std::string, int> spine_ports_of_leaf;
+  const std::set<std::string> simgrid_policies = {"SHARED", "SPLITDUPLEX", "FATPIPE"};
+  for (const auto* c : world.children_named("cluster")) {
+    expect(simgrid_policies.count(c->attribute("sharing_policy")) && simgrid_policies.count(c->attribute("bb_sharing_policy")),
+           "zone " + c->attribute("id") + " uses SimGrid's sharing policies");
+  }
   for (const auto* link : world.children_named("link")) {
     const std::string id = link->attribute("id");
+    expect(simgrid_policies.count(link->attribute("sharing_policy")) == 1,
+           "link " + id + " has a sharing policy SimGrid knows, not " + link->attribute("sharing_policy"));
     links.insert(id);
     const auto at = id.find("-spine");
     if (at != std::string::npos) ++spine_ports_of_leaf[id.substr(0, at)];
