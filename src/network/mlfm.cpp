@@ -139,8 +139,9 @@ std::optional<std::string> check_box(const MlfmSpec& spec, const MlfmBox& box) {
   }
   for (int i = 0; i < box.layers; ++i) {
     if (box.slots > spec.servers_per_leaf(i)) {
-      return "job " + shape + ": the leaves of layer " + std::to_string(i) + " hold only " +
-             std::to_string(spec.servers_per_leaf(i)) + " servers";
+      const int servers = spec.servers_per_leaf(i);
+      return "job " + shape + ": the leaves of layer " + std::to_string(i) + " hold only " + std::to_string(servers) +
+             (servers == 1 ? " server" : " servers");
     }
   }
   return std::nullopt;
