@@ -9,7 +9,6 @@
 // column, layer, slot, which topocoll's loader reads as one group per column, leaf and server.
 // Usage: mlfm_files_check PREFIX D LAST_LAYER_SERVERS
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
@@ -26,17 +25,6 @@ int failures = 0;
 
 void expect(bool ok, const std::string& what) {
   if (!ok && ++failures <= 20) std::cerr << "FAILED: " << what << '\n';
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::cerr << "cannot read " << path << '\n';
-    std::exit(2);
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 struct Server {
@@ -77,7 +65,7 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> hostfile;
   {
-    std::istringstream in(read_text(prefix + ".hosts"));
+    std::istringstream in(topocoll::test::read_text_or_exit(prefix + ".hosts"));
     for (std::string line; std::getline(in, line);) hostfile.push_back(line);
   }
   std::vector<std::string> expected_hosts;
@@ -85,7 +73,7 @@ int main(int argc, char** argv) {
   expect(hostfile == expected_hosts, "the hostfile lists serverI.J.K-0 by layer, column, slot");
 
   std::string error;
-  const auto root = topocoll::test::parse_xml(read_text(prefix + ".xml"), &error);
+  const auto root = topocoll::test::parse_xml(topocoll::test::read_text_or_exit(prefix + ".xml"), &error);
   expect(root.has_value(), "the platform is well-formed XML: " + error);
   if (!root) return 1;
   const auto zones = root->children_named("zone");
@@ -156,7 +144,7 @@ int main(int argc, char** argv) {
     }
   }
 
-  const std::string json = read_text(prefix + ".topology.json");
+  const std::string json = topocoll::test::read_text_or_exit(prefix + ".topology.json");
   for (const Server& s : servers) {
     const std::string entry = "\"" + s.zone() + "-0\": [\"column" + std::to_string(s.column) + "\", \"layer" +
                               std::to_string(s.layer) + "\", \"slot" + std::to_string(s.slot) + "\"]";
