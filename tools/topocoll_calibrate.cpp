@@ -77,6 +77,8 @@ calibration file (JSON) for `auto` (docs/algorithms.md, section "auto").
                          (default 1024,65536): every algorithm the model prices for alltoall,
                          and native, timed there beside its prediction; the errors and whether
                          auto's pick is the fastest are printed and stored in the file
+  --validate FILE        measure nothing: run the validation pass on the calibration FILE (made
+                         here or elsewhere) and write it with the new points (--output)
   -h                     this help (smpirun takes --help for itself)
 )";
 
@@ -88,6 +90,7 @@ struct Options {
   int repetitions = 5;
   int node_flows = 8;
   std::vector<std::size_t> validate_sizes = {1024, 65536};
+  std::string validate_file;  // --validate: check this calibration instead of measuring
   std::string command;
 };
 
@@ -150,6 +153,8 @@ std::optional<Options> parse(int argc, char** argv, bool print, int* status) {
       } else if (arg == "--repetitions") {
         o.repetitions = std::stoi(value, &used);
         if (used != value.size() || o.repetitions < 1) return fail("--repetitions must be a whole number, 1 or more");
+      } else if (arg == "--validate") {
+        o.validate_file = value;
       } else if (arg == "--validate-sizes") {
         if (!parse_sizes(value, o.validate_sizes)) {
           return fail("--validate-sizes takes block sizes in bytes (1 to 2^31-1), comma-separated, or none");
@@ -165,6 +170,7 @@ std::optional<Options> parse(int argc, char** argv, bool print, int* status) {
     }
   }
   if (o.topology.empty()) return fail("--topology is required");
+  if (!o.validate_file.empty() && o.validate_sizes.empty()) return fail("--validate with --validate-sizes none checks nothing");
   return o;
 }
 
@@ -338,7 +344,11 @@ Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& top
     c.copy = {measure_memcpy_bytes_per_s(64 << 20, 5), "measured"};
   }
   log << "copy: " << c.copy.bytes_per_s << " B/s (" << c.copy.source << ")\n";
+  return c;
+}
 
+// The validation pass on `c` (measured now, or read with --validate), which keeps its points.
+void validate(MPI_Comm comm, const Options& o, const Topology& topology, Calibration& c, std::ostream& log) {
   ValidationSettings validation;
   validation.sizes = o.validate_sizes;
   validation.repetitions = o.repetitions;
@@ -346,7 +356,14 @@ Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& top
   validation.topology = o.topology;
   validation.copy_bandwidth = kSimulated ? c.copy.bytes_per_s : 0.0;
   c.validation = validate_calibration(comm, c, topology, validation, log);
-  return c;
+}
+
+// --validate FILE: the calibration to check instead of measuring one (every rank reads it).
+Calibration read_calibration(const std::string& path) {
+  std::string error;
+  auto calibration = load_calibration(path, &error);
+  if (!calibration) throw std::runtime_error(error);
+  return *calibration;
 }
 
 }  // namespace
@@ -376,8 +393,10 @@ int main(int argc, char** argv) {
   }
   std::ostream silent(nullptr);
   try {
-    const Calibration calibration =
-        measure_machine(MPI_COMM_WORLD, *options, *topology, rank == 0 ? std::cerr : silent);
+    std::ostream& log = rank == 0 ? std::cerr : silent;
+    Calibration calibration = options->validate_file.empty() ? measure_machine(MPI_COMM_WORLD, *options, *topology, log)
+                                                             : read_calibration(options->validate_file);
+    validate(MPI_COMM_WORLD, *options, *topology, calibration, log);
     if (rank == 0) {
       const std::string text = calibration_to_json(calibration);
       if (options->output.empty()) {
