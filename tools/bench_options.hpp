@@ -37,6 +37,9 @@ struct BenchOptions {
   unsigned topo_skip = 0;             // topo: topology levels without a phase (bit l: level l)
   bool window_sync = false;           // --sync window (SMPI only): synchronised start
   double sync_window = 0.05;          // seconds, first window (doubled when too short)
+  std::optional<int> repeat;          // --repeat N: interleaved repetitions (bench_repeat.hpp)
+  std::string statistics_file;        // --statistics: their summary (default: standard error)
+  std::string repetitions_file;       // --repetitions: every repetition, in the order run
 
   // min, 2*min, 4*min, ... up to max (as in the OSU benchmarks); a size of 0 is followed by 1.
   std::vector<std::size_t> message_sizes() const;
