@@ -39,6 +39,12 @@ Options:
                    exports nothing. Default: TOPOCOLL_TOPOLOGY when set, else the file beside
                    the platform with the extension .topology.json when there is one (what
                    topocoll-platform writes)
+  --calibration FILE
+                   the machine's calibration for the benchmark's auto, exported as
+                   TOPOCOLL_CALIBRATION (the benchmark's own --calibration still wins); 'none'
+                   exports nothing. Default: TOPOCOLL_CALIBRATION when set, else the file beside
+                   the platform with the extension .calibration.json when there is one (what
+                   scripts/calibrate.sh writes)
   -h, --help       this help
 
 Example:
@@ -63,6 +69,7 @@ selector=ompi
 model=SMPI-unit
 extra_cfg=()
 topology=${TOPOCOLL_TOPOLOGY:-}
+calibration=${TOPOCOLL_CALIBRATION:-}
 program=topocoll-bench
 hostfile=""
 while [[ $# -gt 0 ]]; do
@@ -80,6 +87,8 @@ while [[ $# -gt 0 ]]; do
     --hostfile=*) hostfile=${1#*=}; shift ;;
     --topology) [[ $# -ge 2 ]] || die "--topology needs a value"; topology=$2; shift 2 ;;
     --topology=*) topology=${1#*=}; shift ;;
+    --calibration) [[ $# -ge 2 ]] || die "--calibration needs a file or 'none'"; calibration=$2; shift 2 ;;
+    --calibration=*) calibration=${1#*=}; shift ;;
     --) die "PLATFORM and NP come before --; run with -h for the usage" ;;
     -*) die "unknown option '$1'; run with -h for the usage" ;;
     *) break ;;
@@ -133,6 +142,17 @@ elif [[ -n "$topology" ]]; then
   fi
   export TOPOCOLL_TOPOLOGY="$topology"
 fi
+# What auto is calibrated with: given, or measured on the platform (scripts/calibrate.sh).
+if [[ -z "$calibration" && -f "${platform_xml%.xml}.calibration.json" ]]; then
+  calibration="${platform_xml%.xml}.calibration.json"
+fi
+if [[ "$calibration" == none ]]; then
+  unset TOPOCOLL_CALIBRATION
+  calibration=""
+elif [[ -n "$calibration" ]]; then
+  [[ -f "$calibration" ]] || die "no calibration file '$calibration'"
+  export TOPOCOLL_CALIBRATION="$calibration"
+fi
 # A hostfile line is 'host' (one slot) or 'host:slots'.
 slots=$(awk -F: 'NF && $1 !~ /^#/ { n += (NF > 1 ? $2 : 1) } END { print n + 0 }' "$hostfile")
 ((np <= slots)) || die "NP=$np exceeds the $slots host slots of $hostfile"
@@ -181,6 +201,7 @@ done
   for arg in "${cfg_args[@]}"; do echo "#   $arg"; done
   # Settings the platform file carries itself (<config><prop id=... value=.../>).
   sed -n '/<config>/,/<\/config>/ s/.*<prop id="\([^"]*\)" value="\([^"]*\)".*/#   --cfg=\1:\2 (from the platform file)/p' "$platform_xml"
+  echo "# calibration for auto (TOPOCOLL_CALIBRATION): ${calibration:-(none)}"
 } >&2
 
 exec smpirun -np "$np" -platform "$platform_xml" -hostfile "$hostfile" "${cfg_args[@]}" \
