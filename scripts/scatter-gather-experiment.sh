@@ -15,6 +15,8 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=study-flags.sh
+source "$repo/scripts/study-flags.sh"
 out="$repo/results/ib-switch-tree"
 mkdir -p "$out"
 csv="$out/scatter-gather.csv"
@@ -28,8 +30,7 @@ run() {
   [[ $model == overhead-1us ]] && cfg=(--cfg smpi/os:0:1e-6:0 --cfg smpi/ois:0:1e-6:0 --cfg smpi/or:0:1e-6:0)
   echo "# $model $series $op $algorithms -m $sizes $*" >&2
   "$repo/scripts/simulate.sh" --hostfile "$repo/platforms/ib-switch-tree-296.hosts" --selector "$selector" \
-    "${cfg[@]}" ib-switch-tree 296 -- --op "$op" --root 0 --format csv --copy-bandwidth 1.5e9 --sync window \
-    -i 1 -x 0 --algorithms "$algorithms" -m "$sizes" "$@" 2>/dev/null |
+    "${cfg[@]}" ib-switch-tree 296 -- --op "$op" --root 0 "${study_bench_flags[@]}" --algorithms "$algorithms" -m "$sizes" "$@" 2>/dev/null |
     grep -v '^#' | grep -v '^op,' | sed "s/^/$model,$series,/" >>"$csv"
 }
 
