@@ -8,18 +8,6 @@ namespace topocoll::bench {
 
 namespace {
 
-std::vector<double> avg_of(std::span<const RepetitionTime> times) {
-  std::vector<double> values;
-  for (const RepetitionTime& t : times) values.push_back(t.avg_us);
-  return values;
-}
-
-std::vector<double> max_of(std::span<const RepetitionTime> times) {
-  std::vector<double> values;
-  for (const RepetitionTime& t : times) values.push_back(t.max_us);
-  return values;
-}
-
 void write_optional(std::ostream& out, const std::optional<double>& value) {
   if (value) out << *value;
 }
@@ -74,9 +62,12 @@ void RepeatedRuns::write_statistics(std::ostream& out, std::string_view op, int 
           << spread_percent(s->lowest_avg_us, s->highest_avg_us, s->median.avg_us) << ',' << s->median.max_us << ','
           << s->lowest_max_us << ',' << s->highest_max_us << ',' << baseline << ',';
       out << std::setprecision(4);
-      write_optional(out, median_ratio(avg_of(mine), avg_of(base)));
+      const auto ratio = [&](double RepetitionTime::*statistic) {
+        return median_ratio(values_of(mine, statistic), values_of(base, statistic));
+      };
+      write_optional(out, ratio(&RepetitionTime::avg_us));
       out << ',';
-      write_optional(out, median_ratio(max_of(mine), max_of(base)));
+      write_optional(out, ratio(&RepetitionTime::max_us));
       out << std::setprecision(3) << '\n';
     }
   }

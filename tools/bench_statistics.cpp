@@ -14,14 +14,17 @@ std::optional<double> median(std::span<const double> values) {
   return (sorted[middle - 1] + sorted[middle]) / 2.0;
 }
 
+std::vector<double> values_of(std::span<const RepetitionTime> repetitions, double RepetitionTime::*statistic) {
+  std::vector<double> values;
+  for (const RepetitionTime& r : repetitions) values.push_back(r.*statistic);
+  return values;
+}
+
 std::optional<RepetitionSummary> summarise(std::span<const RepetitionTime> repetitions) {
   if (repetitions.empty()) return std::nullopt;
-  std::vector<double> avg, min, max;
-  for (const RepetitionTime& r : repetitions) {
-    avg.push_back(r.avg_us);
-    min.push_back(r.min_us);
-    max.push_back(r.max_us);
-  }
+  const std::vector<double> avg = values_of(repetitions, &RepetitionTime::avg_us);
+  const std::vector<double> min = values_of(repetitions, &RepetitionTime::min_us);
+  const std::vector<double> max = values_of(repetitions, &RepetitionTime::max_us);
   RepetitionSummary summary;
   summary.repetitions = static_cast<int>(repetitions.size());
   summary.median = {*median(avg), *median(min), *median(max)};

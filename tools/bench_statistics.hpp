@@ -25,6 +25,9 @@ struct RepetitionTime {
   double max_us = 0.0;
 };
 
+// One statistic of every repetition, e.g. values_of(times, &RepetitionTime::avg_us).
+std::vector<double> values_of(std::span<const RepetitionTime> repetitions, double RepetitionTime::*statistic);
+
 // The repetitions of one algorithm at one size, reduced.
 struct RepetitionSummary {
   int repetitions = 0;
