@@ -95,6 +95,13 @@ for s in SIZES:
     check(f"topocoll-bench: auto at {s} bytes per block runs " in result.stderr,
           f"no auto line for {s} bytes in: {result.stderr}")
 
+# With --format osu, a '#' line of auto's table before each row, and the header names the repetitions.
+osu = run(2, "--algorithms", "auto", "--calibration", calibration, "-m", "4:8", "-i", "2", "-x", "0", "--repeat", "2")
+check(osu.returncode == 0, f"osu run exited {osu.returncode}: {osu.stderr}")
+for s in SIZES:
+    check(f"# {s} bytes: auto runs " in osu.stdout, f"no '# {s} bytes: auto runs' line in: {osu.stdout}")
+check("2 interleaved repetitions (times: their medians)" in osu.stdout, f"osu header: {osu.stdout}")
+
 # Bad uses: a clear message and a non-zero exit.
 bad = [
     (["--statistics", stats_path], "--statistics: applies to --repeat N only"),
