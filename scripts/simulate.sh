@@ -129,30 +129,24 @@ fi
 
 [[ "$np" =~ ^[1-9][0-9]*$ ]] || die "NP must be a positive number of ranks, got '$np'"
 
-# The library's view of the machine: given, or generated with the platform (topocoll-platform).
-if [[ -z "$topology" && -f "${platform_xml%.xml}.topology.json" ]]; then
-  topology="${platform_xml%.xml}.topology.json"
-fi
-if [[ "$topology" == none ]]; then
-  unset TOPOCOLL_TOPOLOGY
-  topology=""
-elif [[ -n "$topology" ]]; then
-  if [[ "$topology" != clusters:* && "$topology" != flat:* ]]; then
-    [[ -f "$topology" ]] || die "no topology file '$topology'"
+# The library's view of the machine (a topology, a calibration): VALUE as given, else the file
+# beside the platform ending in SUFFIX when there is one (what topocoll-platform and
+# scripts/calibrate.sh write); 'none' or nothing: empty. A value that matches SHORTHAND (a
+# regular expression; empty: none) need not be a file; any other must be one.
+beside_platform() {
+  local value=$1 suffix=$2 what=$3 shorthand=$4
+  [[ -n "$value" || ! -f "${platform_xml%.xml}$suffix" ]] || value="${platform_xml%.xml}$suffix"
+  [[ "$value" != none ]] || value=""
+  if [[ -n "$value" ]] && ! [[ -n "$shorthand" && "$value" =~ $shorthand ]]; then
+    [[ -f "$value" ]] || die "no $what file '$value'"
   fi
-  export TOPOCOLL_TOPOLOGY="$topology"
-fi
-# What auto is calibrated with: given, or measured on the platform (scripts/calibrate.sh).
-if [[ -z "$calibration" && -f "${platform_xml%.xml}.calibration.json" ]]; then
-  calibration="${platform_xml%.xml}.calibration.json"
-fi
-if [[ "$calibration" == none ]]; then
-  unset TOPOCOLL_CALIBRATION
-  calibration=""
-elif [[ -n "$calibration" ]]; then
-  [[ -f "$calibration" ]] || die "no calibration file '$calibration'"
-  export TOPOCOLL_CALIBRATION="$calibration"
-fi
+  echo "$value"
+}
+topology=$(beside_platform "$topology" .topology.json topology '^(clusters|flat):') || exit 2
+calibration=$(beside_platform "$calibration" .calibration.json calibration '') || exit 2
+# Exported for the library (auto's calibration: the benchmark's own --calibration still wins).
+if [[ -n "$topology" ]]; then export TOPOCOLL_TOPOLOGY="$topology"; else unset TOPOCOLL_TOPOLOGY; fi
+if [[ -n "$calibration" ]]; then export TOPOCOLL_CALIBRATION="$calibration"; else unset TOPOCOLL_CALIBRATION; fi
 # A hostfile line is 'host' (one slot) or 'host:slots'.
 slots=$(awk -F: 'NF && $1 !~ /^#/ { n += (NF > 1 ? $2 : 1) } END { print n + 0 }' "$hostfile")
 ((np <= slots)) || die "NP=$np exceeds the $slots host slots of $hostfile"
