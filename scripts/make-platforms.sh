@@ -4,7 +4,9 @@
 # clusters-5-7-9.* (three clusters, a backbone link per pair), with topocoll-platform at its
 # default parameters, which model Grid'5000 Nancy-Rennes (docs/platforms.md); and
 # ib-switch-tree.* (Kandalla et al.'s InfiniBand testbed, parameters in docs/platforms.md) with
-# ib-switch-tree-296.hosts, the hostfile of its measured job (4 nodes of switch A, 29 of B). The command that made each file is recorded in it; tests/platform checks
+# ib-switch-tree-296.hosts, the hostfile of its measured job (4 nodes of switch A, 29 of B), and
+# ib-switch-tree-busy.hosts and -busy-nodes.hosts, the same job followed by a background job on the
+# nodes it leaves free (topocoll-bench --background-ranks 96, or 7: one per node). The command that made each file is recorded in it; tests/platform checks
 # that the committed files are exactly what it generates. Builds build/mpi when the tool is
 # missing. Usage: scripts/make-platforms.sh
 set -euo pipefail
@@ -28,3 +30,17 @@ done
 # each of switch1-0..28 (lines 129-360).
 { sed -n 1,64p "$repo/platforms/ib-switch-tree.hosts"; sed -n 129,360p "$repo/platforms/ib-switch-tree.hosts"; } \
   >"$repo/platforms/ib-switch-tree-296.hosts"
+# The busy network: the measured job, then a background job of 96 ranks (the paper's count), half
+# on each switch, on the nodes the measured job leaves free: 12 on each of switch0-4..7 and 16 on
+# each of switch1-29..31 (8-core nodes, so two ranks per core there: only 88 cores are free, and
+# the background only loads the links between the switches, which its rank count does not change).
+{
+  cat "$repo/platforms/ib-switch-tree-296.hosts"
+  for host in switch0-4 switch0-5 switch0-6 switch0-7; do for _ in $(seq 12); do echo "$host"; done; done
+  for host in switch1-29 switch1-30 switch1-31; do for _ in $(seq 16); do echo "$host"; done; done
+} >"$repo/platforms/ib-switch-tree-busy.hosts"
+# The busy network with one background rank per free node (4 of switch A, 3 of B).
+{
+  cat "$repo/platforms/ib-switch-tree-296.hosts"
+  printf '%s\n' switch0-4 switch0-5 switch0-6 switch0-7 switch1-29 switch1-30 switch1-31
+} >"$repo/platforms/ib-switch-tree-busy-nodes.hosts"

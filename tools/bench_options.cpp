@@ -70,12 +70,10 @@ void parse_size_range(const std::string& text, BenchOptions& options) {
 
 void check_algorithm_names(const std::vector<std::string>& names, Operation op) {
   if (names.empty()) throw CLI::ValidationError("--algorithms", "the list of algorithms is empty");
-  const bool chooses = !is_rooted(op);  // auto chooses for alltoall and alltoallv
   for (const std::string& name : names) {
-    if ((name != "auto" || !chooses) && find_algorithm(op, name) == nullptr) {
+    if (name != "auto" && find_algorithm(op, name) == nullptr) {
       throw CLI::ValidationError("--algorithms", "unknown " + std::string(to_string(op)) + " algorithm '" + name +
-                                                     "'; valid names: " + algorithm_names(op) +
-                                                     (chooses ? ", auto" : ""));
+                                                     "'; valid names: " + algorithm_names(op) + ", auto");
     }
   }
 }
@@ -96,10 +94,8 @@ std::string algorithm_help() {
       text += ": ";
       text += a.summary;
     }
-    if (op == Operation::alltoall) {
-      text += "\n  auto: the algorithm the calibrated cost model predicts fastest (needs --calibration)";
-    }
   }
+  text += "\nEvery operation:\n  auto: the algorithm the calibrated cost model predicts fastest (needs --calibration)";
   return text;
 }
 
@@ -125,12 +121,20 @@ Repetitions (--repeat N): at each size every algorithm is validated once, then i
   --repetitions (CSV).
 auto: what it runs at each size is said on standard error with --format csv ("auto at N bytes
   per block runs X"), as a '# N bytes: auto runs X' line of the table with --format osu.
+Busy network (--background-ranks N): the job's last N ranks (the hostfile's last N lines) are
+  a background job; the measured ranks are the others, and np is theirs. Each background rank
+  sends --background-bytes to every background rank in another group of the outermost level of
+  the topology (--topology), none inside its own group (pairwise steps: one send and one
+  receive in flight per rank), exchange after exchange until the measured ranks are done; it says how many
+  exchanges it made on standard error.
 Topology-aware algorithms (lg) need a topology (--topology or TOPOCOLL_TOPOLOGY); without one,
   or when it does not fit them, they print no row and say why on standard error.
 Examples:
   mpirun -np 16 topocoll-bench --algorithms direct,native -m 1:65536
   scripts/simulate.sh two-clusters-20-40 60 -- --format csv --algorithms lg,direct -m 65536 -i 3 -x 1
-  scripts/simulate.sh crossbar-16 16 -- --format csv -m 5968:763904 -i 5 -x 1)";
+  scripts/simulate.sh crossbar-16 16 -- --format csv -m 5968:763904 -i 5 -x 1
+  scripts/simulate.sh --hostfile platforms/ib-switch-tree-busy.hosts ib-switch-tree 392 -- --op gather
+    --background-ranks 96 --algorithms binomial,topo -m 1024 -i 1 -x 0 --sync window)";
 
 }  // namespace
 
@@ -243,6 +247,16 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
                  "the first algorithm) of every point to this CSV file (default: standard error)");
   app.add_option("--repetitions", options.repetitions_file,
                  "--repeat: write every repetition's time, in the order run, to this CSV file");
+  std::string background_bytes;
+  app.add_option("--background-ranks", options.background_ranks,
+                 "A busy network: the last N ranks of the job are not measured but run a background job, "
+                 "an all-to-all between the groups of the topology's outermost level only (e.g. between "
+                 "switches), over and over until the measured ranks are done (0: none)")
+      ->check(CLI::Range(0, kIntMax))
+      ->capture_default_str();
+  app.add_option("--background-bytes", background_bytes,
+                 "The background job's bytes per pair of ranks in different groups, per call (default: "
+                 "4194304, the 4 MB of Kandalla et al.'s busy network)");
   std::string max_scratch, segment;
   app.add_option("--max-scratch", max_scratch, "lg: cap on library scratch per rank in bytes; larger "
                                                "exchanges are pipelined in pieces (default: no cap)");
@@ -259,6 +273,15 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
     options.format = format == "csv" ? OutputFormat::csv : OutputFormat::osu;
     parse_size_range(size_range, options);
     if (!max_scratch.empty()) options.max_scratch_bytes = parse_byte_count(max_scratch, "--max-scratch", "scratch cap");
+    if (!background_bytes.empty()) {
+      if (options.background_ranks == 0) {
+        throw CLI::ValidationError("--background-bytes", "applies only with --background-ranks N");
+      }
+      options.background_bytes = parse_byte_count(background_bytes, "--background-bytes", "byte count");
+      if (options.background_bytes == 0) {
+        throw CLI::ValidationError("--background-bytes", "a background that sends nothing is a quiet network");
+      }
+    }
     if (!segment.empty()) options.segment_bytes = parse_byte_count(segment, "--segment-bytes", "segment size");
     // Read at the entry point only: what the library would read itself, needed here too so that
     // "not applicable" can be told before a call.

@@ -40,6 +40,8 @@ struct BenchOptions {
   std::optional<int> repeat;          // --repeat N: interleaved repetitions (bench_repeat.hpp)
   std::string statistics_file;        // --statistics: their summary (default: standard error)
   std::string repetitions_file;       // --repetitions: every repetition, in the order run
+  int background_ranks = 0;           // --background-ranks: the last ranks run a background job
+  std::size_t background_bytes = 4u << 20;  // --background-bytes: its bytes per pair of ranks
 
   // min, 2*min, 4*min, ... up to max (as in the OSU benchmarks); a size of 0 is followed by 1.
   std::vector<std::size_t> message_sizes() const;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
+#include "bench_background.hpp"
 #include "bench_buffers.hpp"
 #include "bench_measure.hpp"
 #include "bench_options.hpp"
@@ -84,7 +85,8 @@ std::vector<std::unique_ptr<BenchedAlgorithm>> benched_algorithms(const BenchOpt
     // auto: the executor's choice from --calibration, on the discovered topology; it applies
     // wherever its candidates do, so the points are checked like a flat algorithm's.
     benched->choose = name == "auto";
-    benched->algorithm = find_algorithm(options.operation, benched->choose ? "direct" : name);
+    benched->algorithm =
+        find_algorithm(options.operation, benched->choose ? std::string(default_algorithm(options.operation)) : name);
     benched->call_options = call_options_for(options, name);
     if (benched->choose) benched->call_options.chosen_algorithm = &benched->chosen;
     benched->sync = StartSync{options.window_sync, options.sync_window};
@@ -320,7 +322,16 @@ int main(int argc, char** argv) {
   }
   // Failures come back as error codes, so that the benchmark can say which point failed.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  const int status = run_benchmark(*command_line.options, MPI_COMM_WORLD);
+  const BenchOptions& options = *command_line.options;
+  const BackgroundJob background{options.background_ranks, options.background_bytes, options.topology};
+  WorldPart part;
+  int status = split_world(MPI_COMM_WORLD, background, part, rank == 0);
+  if (status == 0) status = start_background(MPI_COMM_WORLD, part, background);
+  if (status == 0 && !part.background) {
+    status = run_benchmark(options, part.comm);
+    stop_background(MPI_COMM_WORLD, background);
+  }
+  if (part.comm != MPI_COMM_WORLD && part.comm != MPI_COMM_NULL) MPI_Comm_free(&part.comm);
   MPI_Finalize();
   return status;
 }

@@ -5,6 +5,8 @@
 // with the chosen algorithm. --op scatter|gather --root R shows a rooted operation's schedule
 // (blocks of --block-bytes each at the root, in rank order). --network PLATFORM.xml --links
 // counts the flows the schedule puts on every link of the platform's network, round by round.
+// For a scatter or gather, --calibration FILE with any algorithm also prints Kandalla et al.'s
+// model of it (the root's messages per level, C3 C2 C1, and their predicted time).
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <iomanip>
@@ -16,6 +18,7 @@
 #include "plan_machine.hpp"
 #include "platform_description.hpp"
 #include "select/auto_select.hpp"
+#include "model/root_path_cost.hpp"
 #include "model/tam_wang.hpp"
 #include "schedule/printer.hpp"
 #include "schedule/statistics.hpp"
@@ -25,6 +28,26 @@
 using namespace topocoll;
 
 namespace {
+
+// Kandalla et al.'s model of a rooted schedule: C_l and the time per level.
+void print_root_path(const RootPathCost& cost, double contention) {
+  std::cout << "Kandalla et al.'s model (the root's messages one after another, alpha " << contention << "): "
+            << std::fixed << std::setprecision(3) << cost.predicted_us << " us;";
+  for (const RootPathLevel& level : cost.levels) {
+    std::cout << ' ' << level.level << ": C " << level.messages << ", " << level.bytes << " bytes, "
+              << level.predicted_us << " us;";
+  }
+  std::cout << std::defaultfloat << '\n';
+}
+
+nlohmann::json root_path_json(const RootPathCost& cost, double contention) {
+  nlohmann::json levels = nlohmann::json::array();
+  for (const RootPathLevel& level : cost.levels) {
+    levels.push_back({{"level", level.level}, {"messages", level.messages}, {"bytes", level.bytes},
+                      {"predicted_us", level.predicted_us}});
+  }
+  return {{"contention", contention}, {"predicted_us", cost.predicted_us}, {"levels", levels}};
+}
 
 void list_algorithms(Operation operation) {
   for (const Algorithm& a : algorithms_for(operation)) {
@@ -81,6 +104,7 @@ int main(int argc, char** argv) {
   std::string calibration_path, hostfile, network_path;
   int np = 0;
   bool links = false;
+  double contention = 1.0;
   app.add_option("--op", op, "collective operation: alltoall, scatter or gather")
       ->check(CLI::IsMember({"alltoall", "scatter", "gather"}))
       ->capture_default_str();
@@ -109,7 +133,13 @@ int main(int argc, char** argv) {
   app.add_flag("--verify", verify_it, "also run the schedule verifier; exit 1 if it fails");
   app.add_flag("--list", list, "list the algorithms of --op and exit");
   app.add_option("--calibration,-c", calibration_path,
-                 "auto: calibration file of the machine (scripts/calibrate.sh writes platforms/NAME.calibration.json)");
+                 "auto: calibration file of the machine (scripts/calibrate.sh writes platforms/NAME.calibration.json); "
+                 "scatter, gather: also Kandalla et al.'s cost model of the algorithm on it");
+  app.add_option("--contention", contention,
+                 "scatter, gather with --calibration: the model's contention factor alpha on the outermost level "
+                 "(1: a quiet network)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
   if (list) {
@@ -123,7 +153,7 @@ int main(int argc, char** argv) {
   const Operation operation = *operation_named(op);
   const bool choose = algorithm_name == "auto";
   std::optional<Calibration> calibration;
-  if (choose) {
+  if (choose || (is_rooted(operation) && !calibration_path.empty())) {
     std::string why;
     if (calibration_path.empty()) why = "--algorithm auto needs --calibration FILE";
     if (!why.empty() || !(calibration = load_calibration(calibration_path, &why))) {
@@ -211,6 +241,15 @@ int main(int argc, char** argv) {
   if (verify_it) verdict = verify(schedule, layout);
   std::optional<LinkLoads> loads;
   if (links) loads = link_loads(schedule, *network, rank_hosts);
+  std::optional<RootPathCost> root_path;
+  if (is_rooted(operation) && calibration) {
+    const MachineCost machine_cost = calibration->machine();
+    if (const auto why = check_machine(machine_cost)) {
+      std::cerr << "topocoll-plan: the calibration " << calibration_path << " describes no machine: " << *why << '\n';
+      return 2;
+    }
+    root_path = root_path_cost(schedule, root, MachinePricing(machine_cost, topology, topology->size()), contention);
+  }
 
   if (format == "json") {
     nlohmann::json out = stats_to_json(stats);
@@ -222,6 +261,7 @@ int main(int argc, char** argv) {
     if (is_rooted(operation)) out["root"] = root;
     out["predicted_us_tam_wang_table1"] = predict_tam_wang_us(*algorithm, problem, model);
     if (choice) out["auto"] = auto_choice_json(*choice, calibration_path, all_us, choose_us);
+    if (root_path) out["root_path_model"] = root_path_json(*root_path, contention);
     if (loads) tools::add_link_loads(out, *loads);
     if (verify_it) {
       out["verified"] = verdict.ok;
@@ -245,6 +285,7 @@ int main(int argc, char** argv) {
       }
       std::cout << '\n';
     }
+    if (root_path) print_root_path(*root_path, contention);
     print_schedule_text(std::cout, schedule);
     if (loads) tools::print_link_loads(std::cout, *loads);
     if (verify_it) std::cout << verdict.summary() << '\n';

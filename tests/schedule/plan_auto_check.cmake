@@ -27,7 +27,7 @@ if(NOT chosen STREQUAL "lg" OR NOT algorithm STREQUAL "lg" OR NOT rounds EQUAL 2
   message(FATAL_ERROR "expected lg (2 rounds) with every prediction, got: ${out}")
 endif()
 
-foreach(platform crossbar-16 two-clusters-30-30 two-clusters-20-40)
+foreach(platform crossbar-16 two-clusters-30-30 two-clusters-20-40 ib-switch-tree ib-switch-tree-overhead-1us)
   set(shipped "${SOURCE}/platforms/${platform}.calibration.json")
   if(EXISTS "${shipped}")
     execute_process(COMMAND ${PLAN} -a auto -c ${shipped} -t flat:16 -b 1024 -f json
