@@ -4,9 +4,11 @@
 # clusters-5-7-9.* (three clusters, a backbone link per pair), with topocoll-platform at its
 # default parameters, which model Grid'5000 Nancy-Rennes (docs/platforms.md); and
 # ib-switch-tree.* (Kandalla et al.'s InfiniBand testbed, parameters in docs/platforms.md) with
-# ib-switch-tree-296.hosts, the hostfile of its measured job (4 nodes of switch A, 29 of B), and
+# ib-switch-tree-296.hosts, the hostfile of its measured job (4 nodes of switch A, 29 of B),
 # ib-switch-tree-busy.hosts and -busy-nodes.hosts, the same job followed by a background job on the
-# nodes it leaves free (topocoll-bench --background-ranks 96, or 7: one per node). The command that made each file is recorded in it; tests/platform checks
+# nodes it leaves free (topocoll-bench --background-ranks 96, or 7: one per node); and
+# mlfm-d3-32.* (the MLFM paper's 32-server testbed) with the hostfiles of its four jobs,
+# mlfm-d3-32-N-L-M.hosts. The command that made each file is recorded in it; tests/platform checks
 # that the committed files are exactly what it generates. Builds build/mpi when the tool is
 # missing. Usage: scripts/make-platforms.sh
 set -euo pipefail
@@ -44,3 +46,10 @@ done
   cat "$repo/platforms/ib-switch-tree-296.hosts"
   printf '%s\n' switch0-4 switch0-5 switch0-6 switch0-7 switch1-29 switch1-30 switch1-31
 } >"$repo/platforms/ib-switch-tree-busy-nodes.hosts"
+# The MLFM paper's testbed: D = 3, two servers on each leaf of the last layer, QDR links
+# (3770 MiB/s ping-pong); and its four jobs, 12, 18, 24 A and 24 B servers.
+"$tool" mlfm --d 3 --last-layer-servers 2 --leaf-bandwidth 3770MiBps --spine-bandwidth 3770MiBps --latency 500ns \
+  --switch-latency 100ns --name mlfm-d3-32 --output-dir "$repo/platforms"
+for job in 2,3,2 3,3,2 3,4,2 2,4,3; do
+  "$tool" mlfm --d 3 --last-layer-servers 2 --name mlfm-d3-32 --job "$job" --output-dir "$repo/platforms"
+done

@@ -28,8 +28,9 @@ std::vector<OneWaySample> measure_one_way(MPI_Comm comm, int a, int b, const std
                                           const ProbeSettings& settings);
 
 // Bytes per second that `flows`, all running at once, move together: each flow carries M bytes,
-// for M = small and large; the time of the whole pattern (posted between two barriers) at each
-// size, and flows * (large - small) / (T(large) - T(small)), so that latencies and barriers cancel.
+// for M = small and large; the time of the whole pattern at each size (between two barriers of
+// the ranks that take part), and flows * (large - small) / (T(large) - T(small)), so that
+// latencies and barriers cancel.
 double measure_aggregate_bytes_per_s(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t small,
                                      std::size_t large, const ProbeSettings& settings);
 

@@ -136,6 +136,34 @@ SwitchTreeSpec make_switch_tree_spec(const SwitchTreeOptions& o) {
   return spec;
 }
 
+void add_mlfm_options(CLI::App& command, MlfmOptions& o) {
+  command.add_option("--d", o.d, "Switches of 2D ports: D layers of D+1 leaves, D servers per leaf, D(D+1)/2 spines")
+      ->required();
+  command.add_option("--last-layer-servers", o.last_layer_servers,
+                     "Servers on each leaf of the last layer (default D; the paper's testbed: 2)");
+  command.add_option("--host-speed", o.host_speed, "Host speed (charged local copies only)")->capture_default_str();
+  command.add_option("--leaf-bandwidth", o.leaf_bw, "Each server's link to its leaf (full duplex)")
+      ->capture_default_str();
+  command.add_option("--spine-bandwidth", o.spine_bw, "Each leaf's link to a spine (full duplex)")
+      ->capture_default_str();
+  command.add_option("--latency", o.latency, "Latency of each link")->capture_default_str();
+  command.add_option("--switch-latency", o.switch_latency, "Latency through a leaf or spine switch (non-blocking)")
+      ->capture_default_str();
+}
+
+MlfmSpec make_mlfm_spec(const MlfmOptions& o) {
+  MlfmSpec spec;
+  spec.d = o.d;
+  spec.last_layer_servers = o.last_layer_servers;
+  spec.host_speed = parse_or_throw(parse_speed, o.host_speed, "--host-speed");
+  spec.leaf_bandwidth = parse_or_throw(parse_bandwidth, o.leaf_bw, "--leaf-bandwidth");
+  spec.spine_bandwidth = parse_or_throw(parse_bandwidth, o.spine_bw, "--spine-bandwidth");
+  spec.latency = parse_or_throw(parse_latency, o.latency, "--latency");
+  spec.switch_latency = parse_or_throw(parse_latency, o.switch_latency, "--switch-latency");
+  if (const auto problem = check_spec(spec)) throw CLI::ValidationError("the description", *problem);
+  return spec;
+}
+
 Network network_of_platform(const std::string& platform_xml) {
   std::ifstream in(platform_xml, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read " + platform_xml);
@@ -151,9 +179,10 @@ Network network_of_platform(const std::string& platform_xml) {
                                  : xml.substr(at + head.size(), end - at - head.size()));
   std::string subcommand;
   command >> subcommand;
-  if (subcommand != "two-clusters" && subcommand != "clusters" && subcommand != "switch-tree") {
-    throw std::runtime_error(platform_xml + " records no topocoll-platform two-clusters, clusters or switch-tree "
-                             "command (only platforms made by topocoll-platform describe their network)");
+  if (subcommand != "two-clusters" && subcommand != "clusters" && subcommand != "switch-tree" &&
+      subcommand != "mlfm") {
+    throw std::runtime_error(platform_xml + " records no topocoll-platform two-clusters, clusters, switch-tree or "
+                             "mlfm command (only platforms made by topocoll-platform describe their network)");
   }
   std::vector<std::string> words;
   for (std::string word; command >> word;) words.push_back(word);
@@ -161,10 +190,13 @@ Network network_of_platform(const std::string& platform_xml) {
   CLI::App app;
   DescriptionOptions clusters;
   SwitchTreeOptions tree;
+  MlfmOptions mesh;
   std::string unused;
-  const bool is_tree = subcommand == "switch-tree";
+  const bool is_tree = subcommand == "switch-tree", is_mesh = subcommand == "mlfm";
   if (is_tree) {
     add_switch_tree_options(app, tree);
+  } else if (is_mesh) {
+    add_mlfm_options(app, mesh);
   } else {
     add_description_options(app, clusters, subcommand == "two-clusters" ? Counts::two : Counts::any);
   }
@@ -172,6 +204,7 @@ Network network_of_platform(const std::string& platform_xml) {
   app.add_option("--topology-format", unused);
   try {
     app.parse(words);
+    if (is_mesh) return mlfm_network(make_mlfm_spec(mesh));
     return is_tree ? switch_tree_network(make_switch_tree_spec(tree)) : clusters_network(make_spec(clusters));
   } catch (const CLI::Error& error) {
     throw std::runtime_error(platform_xml + ": its recorded command does not parse: " + error.what());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "network/clusters.hpp"
+#include "network/mlfm.hpp"
 #include "network/switch_tree.hpp"
 #include "network/units.hpp"
 
@@ -59,6 +60,20 @@ struct SwitchTreeOptions {
 
 void add_switch_tree_options(CLI::App& command, SwitchTreeOptions& o);
 network::SwitchTreeSpec make_switch_tree_spec(const SwitchTreeOptions& o);
+
+// A multi-layer full mesh as typed.
+struct MlfmOptions {
+  int d = 0;
+  int last_layer_servers = 0;
+  std::string host_speed = network::format_speed(network::MlfmSpec{}.host_speed);
+  std::string leaf_bw = "3770MiBps";
+  std::string spine_bw = "3770MiBps";
+  std::string latency = network::format_latency(network::MlfmSpec{}.latency);
+  std::string switch_latency = network::format_latency(network::MlfmSpec{}.switch_latency);
+};
+
+void add_mlfm_options(CLI::App& command, MlfmOptions& o);
+network::MlfmSpec make_mlfm_spec(const MlfmOptions& o);
 
 // The network a platform file written by topocoll-platform describes, from the command it
 // records; throws std::runtime_error saying why when the file cannot be read or records no

@@ -12,7 +12,9 @@
 //  - beside those, the share of a rank's link that one flow inside its group takes while the
 //    rank sends flows across to up to 32 ranks at once (latency-weighted sharing);
 //  - the local copy bandwidth: memcpy, or under SMPI the value given with --copy-bandwidth (what
-//    topocoll charges there; the library's default when not given).
+//    topocoll charges there; the library's default when not given);
+// then a validation pass (calibration_validation.hpp): every algorithm the model prices for the
+// total exchange, and native, timed at a few sizes beside its prediction (stored in the file).
 // The topology comes from the spec (clusters:N1,N2,..., flat:N, or a topology file); a "node"
 // level is added from the host names unless the spec has one.
 // Arguments are parsed by hand: smpicxx's exit() macro breaks CLI11.
@@ -23,6 +25,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -30,6 +33,7 @@
 #include <vector>
 
 #include "calibration_probes.hpp"
+#include "calibration_validation.hpp"
 #include "exec/copy_cost.hpp"
 #include "select/calibration.hpp"
 #include "topology/topology_file.hpp"
@@ -69,6 +73,10 @@ calibration file (JSON) for `auto` (docs/algorithms.md, section "auto").
                          is recorded (SMPI, where topocoll charges copies at that bandwidth)
   --repetitions N        timed runs per point, the median is kept (default 5)
   --node-flows K         peers of the injection and ejection probes (default 8)
+  --validate-sizes LIST  block sizes in bytes of the validation pass, comma-separated, or none
+                         (default 1024,65536): every algorithm the model prices for alltoall,
+                         and native, timed there beside its prediction; the errors and whether
+                         auto's pick is the fastest are printed and stored in the file
   -h                     this help (smpirun takes --help for itself)
 )";
 
@@ -79,8 +87,27 @@ struct Options {
   std::optional<double> copy_bandwidth;
   int repetitions = 5;
   int node_flows = 8;
+  std::vector<std::size_t> validate_sizes = {1024, 65536};
   std::string command;
 };
+
+// "1024,65536" or "none"; false on anything else.
+bool parse_sizes(const std::string& text, std::vector<std::size_t>& sizes) {
+  sizes.clear();
+  if (text == "none") return true;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    std::size_t used = 0;
+    if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos) return false;
+    const unsigned long long value = std::stoull(item, &used);
+    if (value == 0 || value > static_cast<unsigned long long>(std::numeric_limits<int>::max())) return false;
+    sizes.push_back(static_cast<std::size_t>(value));
+    start = comma + 1;
+  }
+  return !sizes.empty();
+}
 
 // Nullopt after -h or an error (printed on rank 0); `status` says which.
 std::optional<Options> parse(int argc, char** argv, bool print, int* status) {
@@ -123,6 +150,10 @@ std::optional<Options> parse(int argc, char** argv, bool print, int* status) {
       } else if (arg == "--repetitions") {
         o.repetitions = std::stoi(value, &used);
         if (used != value.size() || o.repetitions < 1) return fail("--repetitions must be a whole number, 1 or more");
+      } else if (arg == "--validate-sizes") {
+        if (!parse_sizes(value, o.validate_sizes)) {
+          return fail("--validate-sizes takes block sizes in bytes (1 to 2^31-1), comma-separated, or none");
+        }
       } else if (arg == "--node-flows") {
         o.node_flows = std::stoi(value, &used);
         if (used != value.size() || o.node_flows < 1) return fail("--node-flows must be a whole number, 1 or more");
@@ -307,6 +338,14 @@ Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& top
     c.copy = {measure_memcpy_bytes_per_s(64 << 20, 5), "measured"};
   }
   log << "copy: " << c.copy.bytes_per_s << " B/s (" << c.copy.source << ")\n";
+
+  ValidationSettings validation;
+  validation.sizes = o.validate_sizes;
+  validation.repetitions = o.repetitions;
+  validation.smpi_shared_buffers = kSimulated;
+  validation.topology = o.topology;
+  validation.copy_bandwidth = kSimulated ? c.copy.bytes_per_s : 0.0;
+  c.validation = validate_calibration(comm, c, topology, validation, log);
   return c;
 }
 

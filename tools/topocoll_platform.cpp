@@ -2,7 +2,8 @@
 // description (src/network). `two-clusters` writes NAME.xml (SimGrid platform), NAME.hosts
 // (hostfile) and NAME.topology.json (topology file) for two clusters joined by a backbone,
 // `clusters --nodes N1,N2,...` the same for any number of clusters, `switch-tree` for leaf
-// switches under spines; `bound` prints the lower bound of a total exchange on a cluster
+// switches under spines, `mlfm --d D` for a multi-layer full mesh (and `--job N,L,M` the hostfile
+// of a job's box of servers on it); `bound` prints the lower bound of a total exchange on a cluster
 // description. `topocoll-platform --help`.
 #include <CLI/CLI.hpp>
 
@@ -18,6 +19,7 @@
 
 #include "network/bound.hpp"
 #include "network/clusters.hpp"
+#include "network/mlfm.hpp"
 #include "network/switch_tree.hpp"
 #include "network/units.hpp"
 #include "plan_machine.hpp"
@@ -49,10 +51,20 @@ std::string default_name(const SwitchTreeSpec& spec) {
   for (int hosts : spec.hosts_per_leaf) name += "-" + std::to_string(hosts);
   return name;
 }
+std::string default_name(const MlfmSpec& spec) { return "mlfm-d" + std::to_string(spec.d); }
 
-// The three files of a description (ClustersSpec or SwitchTreeSpec) and its network.
+// "8 + 32 hosts" (a cluster's or leaf's), or a mesh's servers (each a zone of its own).
 template <typename Spec>
-int write_platform(const Spec& spec, const Network& network, std::string name, const std::string& output_dir) {
+std::string describe_hosts(const Spec&, const Network& network) {
+  std::string counts;
+  for (const Cluster& c : network.clusters) counts += (counts.empty() ? "" : " + ") + std::to_string(c.hosts);
+  return counts + " hosts";
+}
+std::string describe_hosts(const MlfmSpec& spec, const Network&) { return std::to_string(spec.servers()) + " servers"; }
+
+// The files' base path (OUTPUT_DIR/NAME), the directory created.
+template <typename Spec>
+std::filesystem::path files_base(const Spec& spec, std::string& name, const std::string& output_dir) {
   if (name.empty()) name = default_name(spec);
   if (!is_valid_name(name, true)) {
     throw CLI::ValidationError("--name", "'" + name + "' must use only letters, digits, '_', '.' and '-'");
@@ -60,14 +72,32 @@ int write_platform(const Spec& spec, const Network& network, std::string name, c
   std::error_code error;
   std::filesystem::create_directories(output_dir, error);
   if (error) throw std::runtime_error("cannot create the directory " + output_dir + ": " + error.message());
-  const std::filesystem::path base = std::filesystem::path(output_dir) / name;
+  return std::filesystem::path(output_dir) / name;
+}
+
+template <typename Spec>
+int write_platform(const Spec& spec, const Network& network, std::string name, const std::string& output_dir) {
+  const std::filesystem::path base = files_base(spec, name, output_dir);
   write_file(base.string() + ".xml", platform_xml(spec, name));
   write_file(base.string() + ".hosts", hostfile_text(network));
   write_file(base.string() + ".topology.json", topology_json(network, spec.topology_format));
-  std::string counts;
-  for (const Cluster& c : network.clusters) counts += (counts.empty() ? "" : " + ") + std::to_string(c.hosts);
-  std::cout << "wrote " << base.string() << ".xml, .hosts and .topology.json (" << counts
-            << " hosts)\nregenerate with: " << canonical_command(spec, name) << '\n';
+  std::cout << "wrote " << base.string() << ".xml, .hosts and .topology.json (" << describe_hosts(spec, network)
+            << ")\nregenerate with: " << canonical_command(spec, name) << '\n';
+  return 0;
+}
+
+// `mlfm --job N,L,M`: NAME-N-L-M.hosts, the job's servers in rank order (the platform's own
+// files are those of the same command without --job).
+int write_job_hostfile(const MlfmSpec& spec, const std::vector<int>& job, std::string name,
+                       const std::string& output_dir) {
+  if (job.size() != 3) throw CLI::ValidationError("--job", "give the box as N,L,M (layers, columns, slots)");
+  const MlfmBox box{job[0], job[1], job[2]};
+  if (const auto problem = check_box(spec, box)) throw CLI::ValidationError("--job", *problem);
+  const std::filesystem::path base = files_base(spec, name, output_dir);
+  const std::string path = base.string() + "-" + std::to_string(box.layers) + "-" + std::to_string(box.columns) +
+                           "-" + std::to_string(box.slots) + ".hosts";
+  write_file(path, job_hostfile_text(spec, box));
+  std::cout << "wrote " << path << " (" << box.size() << " servers of " << name << ")\n";
   return 0;
 }
 
@@ -176,6 +206,8 @@ Examples:
   topocoll-platform two-clusters --n1 20 --n2 40 --output-dir platforms
   topocoll-platform clusters --nodes 12,20,28 --wan core
   topocoll-platform switch-tree --leaves 4 --hosts-per-leaf 8 --spines 2 --uplinks 4
+  topocoll-platform mlfm --d 3 --last-layer-servers 2 --name mlfm-d3-32
+  topocoll-platform mlfm --d 3 --last-layer-servers 2 --name mlfm-d3-32 --job 3,4,2
   topocoll-platform bound --n1 20 --n2 40 -m 1:16777216
   topocoll-platform bound --nodes 12,20,28 -m 65536
   topocoll-platform bound --platform switch-tree-4x8.xml -m 1:1048576)";
@@ -200,6 +232,19 @@ int main(int argc, char** argv) {
       "switch-tree", "Write NAME.xml, NAME.hosts and NAME.topology.json for leaf switches under spine switches");
   add_switch_tree_options(*tree.command, tree.tree);
   add_file_options(tree, "switch-tree-LxH");
+  Generator mesh;
+  MlfmOptions mesh_options;
+  std::vector<int> job;
+  mesh.command = app.add_subcommand(
+      "mlfm", "Write NAME.xml, NAME.hosts and NAME.topology.json for a multi-layer full mesh; with --job, "
+              "NAME-N-L-M.hosts");
+  add_mlfm_options(*mesh.command, mesh_options);
+  add_file_options(mesh, "mlfm-dD");
+  mesh.command
+      ->add_option("--job", job,
+                   "Only write the hostfile of a job's servers: layer < N, column < L, slot < M, in rank order "
+                   "(1 <= M <= L-1 <= D, 1 <= N <= D)")
+      ->delimiter(',');
 
   DescriptionOptions bound_options;
   std::string size_range = "1:16777216", bound_platform;
@@ -237,6 +282,12 @@ int main(int argc, char** argv) {
       SwitchTreeSpec spec = make_switch_tree_spec(tree.tree);
       spec.topology_format = tree.format();
       return write_platform(spec, switch_tree_network(spec), tree.name, tree.output_dir);
+    }
+    if (mesh.command->parsed()) {
+      MlfmSpec spec = make_mlfm_spec(mesh_options);
+      spec.topology_format = mesh.format();
+      if (!job.empty()) return write_job_hostfile(spec, job, mesh.name, mesh.output_dir);
+      return write_platform(spec, mlfm_network(spec), mesh.name, mesh.output_dir);
     }
     if (bound_op != "alltoall" && bound_platform.empty()) {
       throw CLI::ValidationError("--op", "the bound of a scatter or gather is computed on a platform: give --platform");

@@ -4,6 +4,7 @@
 
 #include "algorithms/flat_algorithms.hpp"
 #include "algorithms/lg.hpp"
+#include "algorithms/mlfm.hpp"
 #include "algorithms/overlap.hpp"
 #include "algorithms/rooted_algorithms.hpp"
 
@@ -53,6 +54,12 @@ constexpr Algorithm kOverlap{.name = "overlap",
                              .needs_topology = true,
                              .auto_knobs = overlap_auto_knobs,
                              .describe_knobs = describe_overlap_knobs};
+constexpr Algorithm kMlfm{.name = "mlfm",
+                          .summary = "multi-layer full mesh, the ranks a box of servers: p-1 phases, no link shared "
+                                     "within a phase",
+                          .supports = supports_mlfm,
+                          .plan = plan_mlfm,
+                          .needs_topology = true};
 constexpr Algorithm kNativeAlltoall{.name = "native", .summary = "the MPI library's own MPI_Alltoall", .supports = always};
 
 constexpr Algorithm kLinear{.name = "linear",
@@ -76,7 +83,8 @@ constexpr Algorithm kTopo{.name = "topo",
                           .describe_knobs = describe_topo_knobs};
 constexpr Algorithm kNativeRooted{.name = "native", .summary = "the MPI library's own algorithm", .supports = always};
 
-constexpr std::array kTotalExchange = {kDirect, kShift, kPairwise, kGroupShuffle, kBruck, kLg, kOverlap, kNativeAlltoall};
+constexpr std::array kTotalExchange = {kDirect, kShift, kPairwise, kGroupShuffle, kBruck,
+                                       kLg, kOverlap, kMlfm, kNativeAlltoall};
 constexpr std::array kRooted = {kLinear, kBinomial, kTopo, kNativeRooted};
 
 }  // namespace

@@ -8,7 +8,9 @@
 // switch is one link (SimGrid's backbone) that every route entering, leaving or staying in the
 // cluster crosses once. Routes between clusters leave through the cluster's gateway router over
 // the links `between` lists. A switch tree's leaves and a multi-layer mesh's routers are such
-// clusters too, the links between them its uplinks or mesh links.
+// clusters too, the links between them its uplinks or mesh links. A multi-layer full mesh
+// (mlfm.hpp) makes each server a cluster of its own, so that `between` holds a route per ordered
+// pair of servers: its routes within a column depend on the sender's slot, not only on the leaves.
 #pragma once
 
 #include <optional>

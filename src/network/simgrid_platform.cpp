@@ -69,7 +69,7 @@ std::string simgrid_platform_xml(const Network& network, std::string_view commen
     if (cluster_links.count(static_cast<int>(l)) != 0) continue;
     const Link& link = network.links[l];
     xml << "    <link id=\"" << link.id << "\" bandwidth=\"" << format_bandwidth(link.bandwidth) << "\" latency=\""
-        << format_latency(link.latency) << "\" sharing_policy=\"" << sharing_name(link.sharing) << "\"/>\n";
+        << format_latency(link.latency) << "\" sharing_policy=\"" << simgrid_policy(link.sharing) << "\"/>\n";
   }
   for (std::size_t a = 0; a < network.clusters.size(); ++a) {
     for (std::size_t b = a + 1; b < network.clusters.size(); ++b) {

@@ -154,6 +154,23 @@ Calibration read(const json& root) {
   if (!copy.is_object()) fail("copy", "must be an object");
   c.copy.bytes_per_s = number(copy, "copy", "bytes_per_s", true);
   c.copy.source = text(copy, "copy", "source");
+  if (const auto found = root.find("validation"); found != root.end() && !found->is_null()) {
+    if (!found->is_array()) fail("validation", "must be an array");
+    for (std::size_t i = 0; i < found->size(); ++i) {
+      const json& point = (*found)[i];
+      const std::string at = "validation[" + std::to_string(i) + "]";
+      if (!point.is_object()) fail(at, "must be an object");
+      ValidationPoint v;
+      v.operation = text(point, at, "operation", true);
+      v.bytes = static_cast<std::size_t>(number(point, at, "bytes", false));
+      v.algorithm = text(point, at, "algorithm", true);
+      if (const json& predicted = member(point, at, "predicted_us"); !predicted.is_null()) {
+        v.predicted_us = number(point, at, "predicted_us", false);
+      }
+      v.measured_us = number(point, at, "measured_us", true);
+      c.validation.push_back(std::move(v));
+    }
+  }
   return c;
 }
 
@@ -258,7 +275,23 @@ std::string calibration_to_json(const Calibration& c) {
     root["backbone"] = nullptr;
   }
   root["copy"] = {{"bytes_per_s", c.copy.bytes_per_s}, {"source", c.copy.source}};
+  if (!c.validation.empty()) {
+    ordered_json points = ordered_json::array();
+    for (const ValidationPoint& v : c.validation) {
+      points.push_back({{"operation", v.operation},
+                        {"bytes", v.bytes},
+                        {"algorithm", v.algorithm},
+                        {"predicted_us", v.predicted_us ? ordered_json(*v.predicted_us) : ordered_json()},
+                        {"measured_us", v.measured_us}});
+    }
+    root["validation"] = points;
+  }
   return root.dump(2) + "\n";
+}
+
+std::optional<double> ValidationPoint::error() const {
+  if (!predicted_us || !(measured_us > 0)) return std::nullopt;
+  return (*predicted_us - measured_us) / measured_us;
 }
 
 std::optional<LatencyBandwidth> fit_one_way(std::vector<OneWaySample> samples, double send_overhead_us) {

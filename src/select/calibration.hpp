@@ -13,9 +13,12 @@
 //                 "one_direction": [{"flows": 30, "bytes_per_s": 1.25e9},
 //                                   {"flows": 900, "bytes_per_s": 1.25e9}],
 //                 "both_directions": {"flows": 1800, "bytes_per_s": 2.5e9}},
-//    "copy": {"bytes_per_s": 5e9, "source": "given"}}
+//    "copy": {"bytes_per_s": 5e9, "source": "given"},
+//    "validation": [{"operation": "alltoall", "bytes": 1024, "algorithm": "direct",
+//                    "predicted_us": 5120.4, "measured_us": 5301.2}, ...]}
 //
-// "backbone" is null (or absent) when the topology has a single group at its outermost level.
+// "validation" (absent in files from before it was measured) is what topocoll-calibrate's
+// validation pass timed beside the model's predictions on these parameters. "backbone" is null (or absent) when the topology has a single group at its outermost level.
 #pragma once
 
 #include <cstddef>
@@ -82,6 +85,19 @@ struct CopyCalibration {
   std::string source;  // "measured" (memcpy), "given" (--copy-bandwidth), or "simulation default"
 };
 
+// One point of the validation pass: an algorithm timed on the machine at one block size, beside
+// what the model predicts for it from this calibration (none for native, which it cannot
+// predict, and for an algorithm it does not model).
+struct ValidationPoint {
+  std::string operation;  // "alltoall"
+  std::size_t bytes = 0;  // per block
+  std::string algorithm;
+  std::optional<double> predicted_us;
+  double measured_us = 0.0;
+  // (predicted - measured) / measured, when predicted.
+  std::optional<double> error() const;
+};
+
 struct Calibration {
   std::string platform;
   std::string topology;  // the spec the levels were measured under
@@ -93,6 +109,7 @@ struct Calibration {
   NodeCalibration node;
   std::optional<BackboneCalibration> backbone;
   CopyCalibration copy;
+  std::vector<ValidationPoint> validation;
 
   // The model's parameters (us and bytes per us).
   MachineCost machine() const;

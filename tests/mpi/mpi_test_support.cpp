@@ -2,6 +2,7 @@
 #include "mpi_test_support.hpp"
 
 #include <cstdint>
+#include <fstream>
 #include <iostream>
 
 #include "topocoll/topocoll.h"
@@ -111,6 +112,23 @@ namespace topocoll::testing {
   return ::testing::AssertionFailure() << differences << " of " << actual.size()
                                        << " elements differ; first at element " << first << " (block " << block
                                        << "): " << actual[first] << " instead of " << expected[first];
+}
+
+std::string write_mlfm_box_topology(int layers, int columns, int slots, bool reversed) {
+  const int p = layers * columns * slots;
+  std::string ranks;
+  for (int r = 0; r < p; ++r) {
+    const int s = reversed ? p - 1 - r : r;
+    ranks += std::string(r ? ",\n    " : "") + "[\"column" + std::to_string((s / slots) % columns) + "\", \"layer" +
+             std::to_string(s / (columns * slots)) + "\", \"slot" + std::to_string(s % slots) + "\"]";
+  }
+  const std::string path = "/tmp/topocoll_mlfm_box_" + std::to_string(layers) + "_" + std::to_string(columns) + "_" +
+                           std::to_string(slots) + (reversed ? "_reversed" : "") + ".json";
+  if (rank_in(MPI_COMM_WORLD) == 0) {
+    std::ofstream(path) << "{\"levels\": [\"column\", \"layer\", \"slot\"], \"ranks\": [\n    " << ranks << "]}\n";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return path;
 }
 
 AlltoallOptions algorithm_on(const std::string& algorithm, const std::string& topology) {

@@ -71,6 +71,12 @@ namespace topocoll::testing {
 ::testing::AssertionResult same_elements(const std::vector<int>& actual, const std::vector<int>& expected,
                                          std::size_t per_block);
 
+// The topology file of a multi-layer full mesh's box of layers x columns x slots servers (levels
+// column, layer, slot, one entry per rank, as topocoll-platform mlfm names them): rank r is the
+// r-th server in box order (layer, then column, then slot), or the (p-1-r)-th when `reversed`.
+// Written by rank 0 of the world and read by all; returns its path.
+std::string write_mlfm_box_topology(int layers, int columns, int slots, bool reversed);
+
 // Options running `algorithm` on the machine `topology` (a spec or file; "" for none).
 AlltoallOptions algorithm_on(const std::string& algorithm, const std::string& topology);
 

@@ -8,7 +8,6 @@
 // Usage: platform_files_check PREFIX [level=NAME] NAME1=N1 NAME2=N2 ...
 //   (PREFIX.xml, .hosts, .topology.json; the topology's one level is "cluster" unless given)
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -30,17 +29,6 @@ void expect(bool ok, const std::string& what) {
     std::cerr << "FAILED: " << what << '\n';
     ++failures;
   }
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::cerr << "cannot read " << path << '\n';
-    std::exit(2);
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 std::vector<std::string> read_lines(const std::string& text) {
@@ -213,13 +201,13 @@ int main(int argc, char** argv) {
   }
 
   std::string error;
-  const auto root = topocoll::test::parse_xml(read_text(prefix + ".xml"), &error);
+  const auto root = topocoll::test::parse_xml(topocoll::test::read_text_or_exit(prefix + ".xml"), &error);
   expect(root.has_value(), "the platform is well-formed XML: " + error);
-  const std::vector<std::string> hostfile = read_lines(read_text(prefix + ".hosts"));
+  const std::vector<std::string> hostfile = read_lines(topocoll::test::read_text_or_exit(prefix + ".hosts"));
   expect(static_cast<int>(hostfile.size()) == total(expected), "the hostfile has a line per node");
   if (static_cast<int>(hostfile.size()) != total(expected)) return 1;
   if (root) check_platform(*root, hostfile, expected);
-  check_topology(read_text(prefix + ".topology.json"), hostfile, expected, level);
+  check_topology(topocoll::test::read_text_or_exit(prefix + ".topology.json"), hostfile, expected, level);
 
   if (failures == 0) std::cout << prefix << ": the platform, hostfile and topology file agree\n";
   return failures == 0 ? 0 : 1;

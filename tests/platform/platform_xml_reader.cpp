@@ -2,6 +2,10 @@
 #include "platform_xml_reader.hpp"
 
 #include <cctype>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
 
 namespace topocoll::test {
 
@@ -177,6 +181,17 @@ class Reader {
 std::optional<XmlElement> parse_xml(std::string_view text, std::string* error) {
   std::string scratch;
   return Reader(text).document(error ? error : &scratch);
+}
+
+std::string read_text_or_exit(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << "cannot read " << path << '\n';
+    std::exit(2);
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace topocoll::test

@@ -25,4 +25,8 @@ struct XmlElement {
 // The root element, or nullopt with `error` saying where the text is not well-formed.
 std::optional<XmlElement> parse_xml(std::string_view text, std::string* error);
 
+// The whole text of a generated file; says which file and exits with status 2 when it cannot be
+// read (a check program's usage error).
+std::string read_text_or_exit(const std::string& path);
+
 }  // namespace topocoll::test

@@ -67,3 +67,15 @@ execute_process(COMMAND ${TOOL} bound --platform ${SOURCE}/platforms/crossbar-16
 if(rc EQUAL 0 OR NOT err MATCHES "records no topocoll-platform")
   message(FATAL_ERROR "bound of a hand-made platform: expected a clear failure, got rc=${rc}: ${err}")
 endif()
+
+# A multi-layer full mesh: its size and the job's box are checked with the reason.
+expect_failure("--d must be 1..6" mlfm --d 0)
+expect_failure("--d must be 1..6" mlfm --d 7)
+expect_failure("--d is required" mlfm)
+expect_failure("--last-layer-servers must be 1..d" mlfm --d 3 --last-layer-servers 4)
+expect_failure("1 <= M <= L - 1" mlfm --d 3 --job 2,3,3)
+expect_failure("2 <= L <= d \\+ 1" mlfm --d 3 --job 1,5,2)
+expect_failure("1 <= N <= d" mlfm --d 3 --job 4,3,2)
+expect_failure("layer 2 hold only 2 servers" mlfm --d 3 --last-layer-servers 2 --job 3,4,3)
+expect_failure("give the box as N,L,M" mlfm --d 3 --job 2,3)
+expect_failure("needs a unit" mlfm --d 3 --latency 5)

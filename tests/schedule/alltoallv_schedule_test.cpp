@@ -4,12 +4,15 @@
 // sizes_from (which the executor exchanges first).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <random>
 #include <set>
 #include <stdexcept>
 
 #include "algorithms/registry.hpp"
 #include "schedule/verifier.hpp"
+#include "topology/topology_file.hpp"
 
 namespace topocoll {
 namespace {
@@ -98,6 +101,22 @@ TEST(AlltoallvSchedule, LgWithRandomSizesAndPlacements) {
       const KnownBlocks blocks(random_sizes(topo.size(), rng), 1);
       expect_verified(lg, &topo, topo.size(), blocks);
     }
+  }
+}
+
+TEST(AlltoallvSchedule, MlfmWithRandomSizes) {
+  std::mt19937 rng(14);
+  const Algorithm& mlfm = *find_algorithm(Operation::alltoall, "mlfm");
+  for (const std::array<int, 3>& box : {std::array{2, 3, 2}, std::array{2, 4, 3}, std::array{3, 4, 2}}) {
+    std::vector<std::vector<std::string>> paths;  // column, layer, slot of each rank
+    for (int i = 0; i < box[0]; ++i)
+      for (int j = 0; j < box[1]; ++j)
+        for (int k = 0; k < box[2]; ++k)
+          paths.push_back({"column" + std::to_string(j), "layer" + std::to_string(i), "slot" + std::to_string(k)});
+    std::shuffle(paths.begin(), paths.end(), rng);
+    const Topology topo = topology_for_group_names({"column", "layer", "slot"}, paths);
+    const KnownBlocks blocks(random_sizes(topo.size(), rng), 1);
+    expect_verified(mlfm, &topo, topo.size(), blocks);
   }
 }
 

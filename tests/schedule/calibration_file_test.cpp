@@ -22,6 +22,7 @@ Calibration sample() {
   c.node = {8, 1.25e8, 1.2e8};
   c.backbone = BackboneCalibration{"cluster", 0, 1, {{30, 1.25e9}, {900, 1.0e9}}, {1800, 2.0e9}, NearShare{30, 0.75}};
   c.copy = {5e9, "given"};
+  c.validation = {{"alltoall", 1024, "direct", 5120.5, 5301.25}, {"alltoall", 1024, "native", std::nullopt, 5200.0}};
   return c;
 }
 
@@ -35,6 +36,11 @@ TEST(CalibrationFile, RoundTrip) {
   EXPECT_EQ(back->backbone->one_direction[1].flows, 900);
 
   EXPECT_DOUBLE_EQ(back->backbone->near_share->share, 0.75);
+  ASSERT_EQ(back->validation.size(), 2u);
+  EXPECT_EQ(back->validation[0].algorithm, "direct");
+  EXPECT_NEAR(*back->validation[0].error(), (5120.5 - 5301.25) / 5301.25, 1e-12);
+  EXPECT_FALSE(back->validation[1].predicted_us);  // native: measured only
+  EXPECT_FALSE(back->validation[1].error());
 
   Calibration older = c;  // files from before the near share was measured
   older.backbone->near_share.reset();
@@ -101,6 +107,10 @@ TEST(CalibrationFile, ErrorsNameTheField) {
   EXPECT_EQ(error_after([](json& d) { d["format"] = "topocoll-calibration 0"; }),
             "format is 'topocoll-calibration 0', expected 'topocoll-calibration 1'");
   EXPECT_EQ(error_after([](json& d) { d.erase("send_overhead_us"); }), "send_overhead_us is missing");
+  EXPECT_EQ(error_after([](json& d) { d["validation"][0]["measured_us"] = 0; }),
+            "validation[0].measured_us must be a positive number");
+  EXPECT_EQ(error_after([](json& d) { d["validation"][1].erase("algorithm"); }), "validation[1].algorithm is missing");
+  EXPECT_EQ(error_after([](json& d) { d["validation"] = 1; }), "validation must be an array");
   std::string error;
   EXPECT_FALSE(parse_calibration("{\"format\": ", &error));
   EXPECT_EQ(error.rfind("not valid JSON", 0), 0u) << error;

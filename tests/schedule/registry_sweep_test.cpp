@@ -1,6 +1,6 @@
 // Every algorithm of every operation's registry, over every topology shape it supports: flat
-// (no topology), two clusters (even, one rank against the rest, uneven), three clusters, and
-// clusters of nodes (two levels). Each operation gets its layouts: alltoall uniform blocks;
+// (no topology), two clusters (even, one rank against the rest, uneven), three clusters,
+// clusters of nodes (two levels), and a multi-layer full mesh's box of servers (mlfm). Each operation gets its layouts: alltoall uniform blocks;
 // alltoallv per-pair sizes with empty blocks and gaps between blocks; scatter and gather
 // uniform; their v forms with sizes, empty blocks and displacements out of order with gaps.
 // Every schedule an algorithm builds for a problem it supports is proven by the verifier, and
@@ -15,6 +15,7 @@
 
 #include "algorithms/registry.hpp"
 #include "schedule/verifier.hpp"
+#include "topology/topology_file.hpp"
 
 namespace topocoll {
 namespace {
@@ -23,6 +24,24 @@ struct Shape {
   std::string name;
   std::optional<Topology> topology;  // none: flat use
 };
+
+// The servers of a multi-layer full mesh as a box of layers x columns x slots (levels column,
+// layer, slot; slots <= columns - 1): the most slots, then the most layers, that make p.
+Shape mlfm_box_of_size(int p) {
+  for (int m = p; m >= 1; --m) {
+    for (int n = p; n >= 1; --n) {
+      if (p % (n * m) != 0 || m > p / (n * m) - 1) continue;
+      std::vector<std::vector<std::string>> paths;
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < p / (n * m); ++j)
+          for (int k = 0; k < m; ++k)
+            paths.push_back({"column" + std::to_string(j), "layer" + std::to_string(i), "slot" + std::to_string(k)});
+      return {"mlfm box " + std::to_string(n) + "x" + std::to_string(p / (n * m)) + "x" + std::to_string(m),
+              topology_for_group_names({"column", "layer", "slot"}, paths)};
+    }
+  }
+  return {"flat", std::nullopt};  // p = 1: no box (a box has two columns)
+}
 
 std::vector<Shape> shapes_of_size(int p) {
   std::vector<Shape> shapes{{"flat", std::nullopt}};
@@ -42,6 +61,7 @@ std::vector<Shape> shapes_of_size(int p) {
     for (int r = 0; r < p; ++r) nodes[r] = r / 2;
     shapes.push_back({"clusters of nodes", clusters.with_inner_level("node", nodes)});
   }
+  if (p >= 2) shapes.push_back(mlfm_box_of_size(p));
   return shapes;
 }
 

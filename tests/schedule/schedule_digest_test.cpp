@@ -1,11 +1,12 @@
 // Every algorithm's schedule pinned by a digest, so that reshaping the core (issue 11) provably
-// changes no schedule: p = 1..64 flat and on two and three clusters, overlap with 2 stripes,
-// and the two-cluster shapes of the study (20 + 40, 30 + 30). The expected digests are in
-// schedule_digests.txt; "n/a" pins that an algorithm does not apply. After a deliberate change
+// changes no schedule: p = 1..64 flat and on two and three clusters, overlap with 2 stripes, the
+// two-cluster shapes of the study (20 + 40, 30 + 30) and the MLFM paper's four jobs (mlfm-box).
+// The expected digests are in schedule_digests.txt; "n/a" pins that an algorithm does not apply. After a deliberate change
 // of a schedule, regenerate the file with TOPOCOLL_WRITE_DIGESTS=PATH and say why in the commit.
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -15,6 +16,7 @@
 
 #include "algorithms/registry.hpp"
 #include "topology/topology.hpp"
+#include "topology/topology_file.hpp"
 
 #ifndef TOPOCOLL_SOURCE_DIR
 #error "TOPOCOLL_SOURCE_DIR must name the source tree"
@@ -83,10 +85,27 @@ struct Case {
   }
 };
 
+// "mlfm-box:N,L,M": the servers of a multi-layer full mesh's box in box order, as the topology
+// file of topocoll-platform mlfm names them (levels column, layer, slot).
+std::optional<Topology> mlfm_box(const std::string& spec) {
+  int n = 0, l = 0, m = 0;
+  if (std::sscanf(spec.c_str(), "mlfm-box:%d,%d,%d", &n, &l, &m) != 3) return std::nullopt;
+  std::vector<std::vector<std::string>> paths;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < l; ++j)
+      for (int k = 0; k < m; ++k)
+        paths.push_back({"column" + std::to_string(j), "layer" + std::to_string(i), "slot" + std::to_string(k)});
+  return topology_for_group_names({"column", "layer", "slot"}, paths);
+}
+
 std::string outcome(const Case& c, int p) {
   const Algorithm& algorithm = *find_algorithm(Operation::alltoall, c.algorithm);
   std::optional<Topology> topology;
-  if (c.topology != "flat") topology = Topology::parse(c.topology, nullptr);
+  if (c.topology.rfind("mlfm-box:", 0) == 0) {
+    topology = mlfm_box(c.topology);
+  } else if (c.topology != "flat") {
+    topology = Topology::parse(c.topology, nullptr);
+  }
   Problem problem{p, c.block_bytes, topology ? &*topology : nullptr, AlgorithmKnobs{}};
   problem.knobs.stripes = c.stripes;
   if (!algorithm.supports(problem).ok) return "n/a";
@@ -118,6 +137,12 @@ std::map<std::string, std::string> every_outcome() {
     for (const std::string& shape : {clusters(20, 40), clusters(30, 30)}) {
       const Case c{name, shape, 1024, 0};
       out[c.key() + " p=60"] = outcome(c, 60);
+    }
+    // The MLFM paper's four jobs (12, 18, 24 A, 24 B servers).
+    for (const auto& [box, p] : {std::pair{"2,3,2", 12}, std::pair{"3,3,2", 18}, std::pair{"3,4,2", 24},
+                                 std::pair{"2,4,3", 24}}) {
+      const Case c{name, std::string("mlfm-box:") + box, 1024, 0};
+      out[c.key() + " p=" + std::to_string(p)] = outcome(c, p);
     }
   }
   return out;

@@ -7,10 +7,12 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "algorithms/registry.hpp"
+#include "exec/topology_discovery.hpp"
 #include "topocoll/topocoll.h"
 #include "topocoll/topocoll.hpp"
 
@@ -56,13 +58,16 @@ std::vector<int> send_blocks(int rank, int p, int count) {
 // The topology given on the command line (--topology SPEC), for topology-aware algorithms.
 std::string g_topology;  // set once in main, before any simulated work
 
-// Whether `algorithm` applies to p ranks: a topology-aware one whenever a --topology is given
-// (the library then must run it: "does not apply" fails the check); rank 0 says why when not.
-bool applies(const topocoll::Algorithm& algorithm, int p, std::size_t block_bytes, int rank) {
+// Whether `algorithm` applies to p ranks: a topology-aware one when a --topology is given and
+// it supports the topology the library sees under it (`topology`, from the library's own
+// discovery; the library then must run it: "does not apply" fails the check); rank 0 says why
+// when not.
+bool applies(const topocoll::Algorithm& algorithm, int p, std::size_t block_bytes, int rank,
+             const topocoll::Topology* topology) {
   topocoll::Applicability applicability;
   if (algorithm.needs_topology) {
-    applicability = g_topology.empty() ? topocoll::Applicability{false, "no --topology given"}
-                                       : topocoll::Applicability{};
+    applicability = !topology ? topocoll::Applicability{false, "no --topology given"}
+                              : algorithm.supports(topocoll::Problem{p, block_bytes, topology, topocoll::AlgorithmKnobs{}});
   } else {
     applicability = algorithm.supports(topocoll::Problem{p, block_bytes, nullptr, topocoll::AlgorithmKnobs{}});
   }
@@ -180,20 +185,30 @@ int main(int argc, char** argv) {
   Tally tally{rank};
   // Usage: smpi_alltoall_check [--topology SPEC]   (a shorthand or a topology file)
   if (argc == 3 && std::string(argv[1]) == "--topology") g_topology = argv[2];
+  std::optional<topocoll::Topology> topology;
+  if (!g_topology.empty()) {
+    topology.emplace();
+    if (const auto failure = topocoll::exec::discover_topology(MPI_COMM_WORLD, g_topology, *topology)) {
+      if (rank == 0) std::printf("FAILED: the topology %s: %s\n", g_topology.c_str(), failure->message.c_str());
+      MPI_Finalize();
+      return 1;
+    }
+  }
+  const topocoll::Topology* seen = topology ? &*topology : nullptr;
 
   for (const topocoll::Algorithm& algorithm : topocoll::algorithms_for(topocoll::Operation::alltoall)) {
     const std::string name(algorithm.name);
     for (const int count : {0, 1, 1000}) {
-      if (!applies(algorithm, p, count * sizeof(int), rank)) continue;
+      if (!applies(algorithm, p, count * sizeof(int), rank, seen)) continue;
       tally.record(name + ", " + std::to_string(count) + " MPI_INT", matches_native(name, rank, p, count));
     }
-    if (applies(algorithm, p, 6 * sizeof(int), rank)) {
+    if (applies(algorithm, p, 6 * sizeof(int), rank, seen)) {
       tally.record(name + ", strided vector type", strided_matches_native(name, rank, p));
     }
-    if (applies(algorithm, p, 10 * sizeof(int), rank)) {
+    if (applies(algorithm, p, 10 * sizeof(int), rank, seen)) {
       tally.record(name + ", MPI_IN_PLACE", in_place_matches_native(name, rank, p, 10));
     }
-    if (applies(algorithm, p, 10 * sizeof(int), rank) && name != "bruck") {
+    if (applies(algorithm, p, 10 * sizeof(int), rank, seen) && name != "bruck") {
       tally.record(name + ", alltoallv", alltoallv_matches_native(name, rank, p));
     }
   }
