@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Calibrates topocoll's cost model on a simulated platform: runs build/smpi/tools/topocoll-calibrate
 # under smpirun with the SimGrid configuration that scripts/simulate.sh pins (deterministic
-# simulated time), and stores platforms/NAME.calibration.json. See usage() or run with -h.
+# simulated time), and stores the calibration beside the platform (or at --output). See usage()
+# or run with -h.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -11,19 +12,21 @@ usage() {
 Usage: scripts/calibrate.sh [OPTIONS] PLATFORM TOPOLOGY [-- CALIBRATE-ARGS...]
 
 Measures the hierarchical cost model's parameters on PLATFORM (topocoll-calibrate -h lists
-what) with one rank per host slot, and writes platforms/NAME.calibration.json (NAME: the
-platform's file name without .xml), the file that 'auto' reads.
+what) with one rank per host slot, and writes PLATFORM.calibration.json beside the platform's
+.xml file (platforms/NAME.calibration.json for a shipped platform; a platform elsewhere gets its
+calibration elsewhere too), the file that 'auto' reads and scripts/simulate.sh passes to it.
 
   PLATFORM         a name in platforms/ (e.g. crossbar-16) or a path to a SimGrid .xml file;
                    the hostfile is the file beside it with the extension .hosts
   TOPOLOGY         clusters:N1,N2,..., flat:N, or a topology file (e.g.
                    platforms/two-clusters-30-30.topology.json)
   CALIBRATE-ARGS   passed to topocoll-calibrate, e.g. --copy-bandwidth 3e8 (the bandwidth at
-                   which benchmarks on this platform charge local copies)
+                   which benchmarks on this platform charge local copies; the two-cluster and
+                   scatter-gather studies: 1.5e9, scripts/study-flags.sh)
 
 Options:
   --np N           ranks (default: every host slot of the hostfile)
-  --output FILE    where to write (default: platforms/NAME.calibration.json)
+  --output FILE    where to write (default: beside the platform, PLATFORM.calibration.json)
   --model NAME     network model, as scripts/simulate.sh: SMPI-unit (default), CM02, SMPI-default
   --cfg KEY:VALUE  an extra SimGrid setting after the pinned ones; may be repeated
   -h, --help       this help

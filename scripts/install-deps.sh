@@ -9,6 +9,7 @@ packages=(
   libopenmpi-dev openmpi-bin        # the default real MPI
   libsimgrid-dev                    # SMPI: smpicxx, smpirun (SimGrid 3.32)
   libgtest-dev googletest           # tests
+  python3                           # test checks that read CSV (tests/tools/bench_repeat_check.py)
   clang libclang-rt-14-dev          # parser fuzzing (libFuzzer) and sanitizers: scripts/fuzz.sh
   nlohmann-json3-dev                # JSON (topology files, plan output)
   libcli11-dev                      # command-line parsing of the tools

@@ -28,6 +28,8 @@ network=${1:-quiet}
 [[ $network == quiet || $network == busy ]] || { echo "usage: $0 [quiet|busy]" >&2; exit 2; }
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=study-flags.sh
+source "$repo/scripts/study-flags.sh"
 out="$repo/results/ib-switch-tree"
 mkdir -p "$out"
 csv="$out/scatter-gather.csv"
@@ -53,8 +55,8 @@ run() {
   ((background > 0)) && job=(--background-ranks "$background")
   echo "# $model $series $op $algorithms -m $sizes $*" >&2
   "$repo/scripts/simulate.sh" --hostfile "$repo/platforms/$hostfile" --selector "$selector" \
-    "${cfg[@]}" ib-switch-tree $((296 + background)) -- --op "$op" --root 0 --format csv --copy-bandwidth 1.5e9 \
-    --sync window -i 1 -x 0 --algorithms "$algorithms" -m "$sizes" "${job[@]}" "$@" 2>/dev/null |
+    "${cfg[@]}" ib-switch-tree $((296 + background)) -- --op "$op" --root 0 "${study_bench_flags[@]}" \
+    --algorithms "$algorithms" -m "$sizes" "${job[@]}" "$@" 2>/dev/null |
     grep -v '^#' | grep -v '^op,' | sed "s/^/$model,$series,/" >>"$csv"
 }
 

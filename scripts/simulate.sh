@@ -39,6 +39,12 @@ Options:
                    exports nothing. Default: TOPOCOLL_TOPOLOGY when set, else the file beside
                    the platform with the extension .topology.json when there is one (what
                    topocoll-platform writes)
+  --calibration FILE
+                   the machine's calibration for the benchmark's auto, exported as
+                   TOPOCOLL_CALIBRATION (the benchmark's own --calibration still wins); 'none'
+                   exports nothing. Default: TOPOCOLL_CALIBRATION when set, else the file beside
+                   the platform with the extension .calibration.json when there is one (what
+                   scripts/calibrate.sh writes)
   -h, --help       this help
 
 Example:
@@ -63,6 +69,7 @@ selector=ompi
 model=SMPI-unit
 extra_cfg=()
 topology=${TOPOCOLL_TOPOLOGY:-}
+calibration=${TOPOCOLL_CALIBRATION:-}
 program=topocoll-bench
 hostfile=""
 while [[ $# -gt 0 ]]; do
@@ -80,6 +87,8 @@ while [[ $# -gt 0 ]]; do
     --hostfile=*) hostfile=${1#*=}; shift ;;
     --topology) [[ $# -ge 2 ]] || die "--topology needs a value"; topology=$2; shift 2 ;;
     --topology=*) topology=${1#*=}; shift ;;
+    --calibration) [[ $# -ge 2 ]] || die "--calibration needs a file or 'none'"; calibration=$2; shift 2 ;;
+    --calibration=*) calibration=${1#*=}; shift ;;
     --) die "PLATFORM and NP come before --; run with -h for the usage" ;;
     -*) die "unknown option '$1'; run with -h for the usage" ;;
     *) break ;;
@@ -120,19 +129,24 @@ fi
 
 [[ "$np" =~ ^[1-9][0-9]*$ ]] || die "NP must be a positive number of ranks, got '$np'"
 
-# The library's view of the machine: given, or generated with the platform (topocoll-platform).
-if [[ -z "$topology" && -f "${platform_xml%.xml}.topology.json" ]]; then
-  topology="${platform_xml%.xml}.topology.json"
-fi
-if [[ "$topology" == none ]]; then
-  unset TOPOCOLL_TOPOLOGY
-  topology=""
-elif [[ -n "$topology" ]]; then
-  if [[ "$topology" != clusters:* && "$topology" != flat:* ]]; then
-    [[ -f "$topology" ]] || die "no topology file '$topology'"
+# The library's view of the machine (a topology, a calibration): VALUE as given, else the file
+# beside the platform ending in SUFFIX when there is one (what topocoll-platform and
+# scripts/calibrate.sh write); 'none' or nothing: empty. A value that matches SHORTHAND (a
+# regular expression; empty: none) need not be a file; any other must be one.
+beside_platform() {
+  local value=$1 suffix=$2 what=$3 shorthand=$4
+  [[ -n "$value" || ! -f "${platform_xml%.xml}$suffix" ]] || value="${platform_xml%.xml}$suffix"
+  [[ "$value" != none ]] || value=""
+  if [[ -n "$value" ]] && ! [[ -n "$shorthand" && "$value" =~ $shorthand ]]; then
+    [[ -f "$value" ]] || die "no $what file '$value'"
   fi
-  export TOPOCOLL_TOPOLOGY="$topology"
-fi
+  echo "$value"
+}
+topology=$(beside_platform "$topology" .topology.json topology '^(clusters|flat):') || exit 2
+calibration=$(beside_platform "$calibration" .calibration.json calibration '') || exit 2
+# Exported for the library (auto's calibration: the benchmark's own --calibration still wins).
+if [[ -n "$topology" ]]; then export TOPOCOLL_TOPOLOGY="$topology"; else unset TOPOCOLL_TOPOLOGY; fi
+if [[ -n "$calibration" ]]; then export TOPOCOLL_CALIBRATION="$calibration"; else unset TOPOCOLL_CALIBRATION; fi
 # A hostfile line is 'host' (one slot) or 'host:slots'.
 slots=$(awk -F: 'NF && $1 !~ /^#/ { n += (NF > 1 ? $2 : 1) } END { print n + 0 }' "$hostfile")
 ((np <= slots)) || die "NP=$np exceeds the $slots host slots of $hostfile"
@@ -181,6 +195,7 @@ done
   for arg in "${cfg_args[@]}"; do echo "#   $arg"; done
   # Settings the platform file carries itself (<config><prop id=... value=.../>).
   sed -n '/<config>/,/<\/config>/ s/.*<prop id="\([^"]*\)" value="\([^"]*\)".*/#   --cfg=\1:\2 (from the platform file)/p' "$platform_xml"
+  echo "# calibration for auto (TOPOCOLL_CALIBRATION): ${calibration:-(none)}"
 } >&2
 
 exec smpirun -np "$np" -platform "$platform_xml" -hostfile "$hostfile" "${cfg_args[@]}" \

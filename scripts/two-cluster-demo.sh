@@ -27,7 +27,9 @@ done
 platform=two-clusters-20-40
 np=60
 sizes=(1 256 4096 65536 524288)
-common=(--format csv --copy-bandwidth 1.5e9 --sync window -i 1 -x 0)
+# shellcheck source=study-flags.sh
+source scripts/study-flags.sh
+common=("${study_bench_flags[@]}")
 start=$SECONDS
 echo "demo: simulating $np ranks on $platform (20 + 40 nodes, 10 Gbps backbone, 5 ms)..." >&2
 : >"$out/ompi.csv"

@@ -82,12 +82,10 @@ cmake --build "$repo/build/smpi" -j2 --target topocoll-bench topocoll-calibrate 
 [[ -f "$repo/build/mpi/CMakeCache.txt" ]] || (cd "$repo" && cmake --preset mpi >/dev/null)
 cmake --build "$repo/build/mpi" -j2 --target topocoll-platform >/dev/null
 
-# Local copies on a dual Opteron 246 node (DDR-400, 6.4 GB/s peak; a copy reads, write-allocates
-# and writes each byte): 1.5 GB/s, docs/platforms.md. Every timed call starts at one instant on
-# all ranks (--sync window): a barrier across a 5 ms WAN leaves its ranks tens of ms apart.
-# Simulated time is deterministic, so one timed call per point (after the benchmark's untimed
-# set-up call) gives the same number as many.
-readonly common=(--format csv --copy-bandwidth 1.5e9 --sync window -i 1 -x 0)
+# The study's copy bandwidth, synchronised start and calls per point: scripts/study-flags.sh.
+# shellcheck source=study-flags.sh
+source "$repo/scripts/study-flags.sh"
+readonly common=("${study_bench_flags[@]}")
 readonly small=1:65536                 # validated byte for byte against MPI_Alltoall
 readonly large=131072:16777216         # timing only: shared buffers (valid = skipped)
 readonly lg_whole=131072:1048576       # lg's messages gather blocks: SMPI copies them into
@@ -162,9 +160,9 @@ calibration_for() {
   name=$(basename "$xml" .xml)
   local file="$out/calibration-$name.json"
   if [[ ! -f "$file" ]]; then
-    echo "## scripts/calibrate.sh --model $model ${extra[*]} --output $file $xml ${xml%.xml}.topology.json -- --copy-bandwidth 1.5e9" >>"$log"
+    echo "## scripts/calibrate.sh --model $model ${extra[*]} --output $file $xml ${xml%.xml}.topology.json -- ${study_calibrate_flags[*]}" >>"$log"
     "$repo/scripts/calibrate.sh" --model "$model" "${extra[@]}" --output "$file" "$xml" \
-      "${xml%.xml}.topology.json" -- --copy-bandwidth 1.5e9 2>>"$log" >&2
+      "${xml%.xml}.topology.json" -- "${study_calibrate_flags[@]}" 2>>"$log" >&2
   fi
   echo "$file"
 }

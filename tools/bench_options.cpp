@@ -114,6 +114,13 @@ Timing (as the OSU micro-benchmarks): warm-up calls, then timed calls with a bar
 Validation (-c): before timing, each size is run once and its receive buffer compared byte by
   byte with the MPI library's own call of the operation on the same data. Off by default for --format osu (as in OSU), on by
   default for --format csv so that its 'valid' column means something; --no-validate turns it off.
+Repetitions (--repeat N): at each size every algorithm is validated once, then its timed block
+  (warm-up and timed calls) runs N times, the algorithms taking turns (A B C A B C ...). Each row
+  then shows the median over the N repetitions of the repetition's avg, min and max; the spread
+  and the per-repetition ratios to the baseline go to --statistics (CSV), every repetition to
+  --repetitions (CSV).
+auto: what it runs at each size is said on standard error with --format csv ("auto at N bytes
+  per block runs X"), as a '# N bytes: auto runs X' line of the table with --format osu.
 Busy network (--background-ranks N): the job's last N ranks (the hostfile's last N lines) are
   a background job; the measured ranks are the others, and np is theirs. Each background rank
   sends --background-bytes to every background rank in another group of the outermost level of
@@ -231,6 +238,15 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
                  "the call repeated when some rank learns the start too late)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  app.add_option("--repeat", options.repeat,
+                 "Run the timed block of every algorithm N times, interleaved (A B C A B C ...) at each size; "
+                 "the rows then give the median over the repetitions (docs/tuning.md)")
+      ->check(CLI::Range(1, kIntMax));
+  app.add_option("--statistics", options.statistics_file,
+                 "--repeat: write the median, the spread and the median ratio to the baseline (native, else "
+                 "the first algorithm) of every point to this CSV file (default: standard error)");
+  app.add_option("--repetitions", options.repetitions_file,
+                 "--repeat: write every repetition's time, in the order run, to this CSV file");
   std::string background_bytes;
   app.add_option("--background-ranks", options.background_ranks,
                  "A busy network: the last N ranks of the job are not measured but run a background job, "
@@ -290,6 +306,10 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
       throw CLI::ValidationError("--predict", "applies to --format osu only (the CSV columns are fixed)");
     }
     options.window_sync = sync == "window";
+    if (!options.repeat && (!options.statistics_file.empty() || !options.repetitions_file.empty())) {
+      throw CLI::ValidationError(options.statistics_file.empty() ? "--repetitions" : "--statistics",
+                                 "applies to --repeat N only");
+    }
     if (options.window_sync && !kBuiltForSmpi) {
       throw CLI::ValidationError("--sync", "window needs a global clock: the SMPI build (build/smpi)");
     }

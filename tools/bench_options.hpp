@@ -37,6 +37,9 @@ struct BenchOptions {
   unsigned topo_skip = 0;             // topo: topology levels without a phase (bit l: level l)
   bool window_sync = false;           // --sync window (SMPI only): synchronised start
   double sync_window = 0.05;          // seconds, first window (doubled when too short)
+  std::optional<int> repeat;          // --repeat N: interleaved repetitions (bench_repeat.hpp)
+  std::string statistics_file;        // --statistics: their summary (default: standard error)
+  std::string repetitions_file;       // --repetitions: every repetition, in the order run
   int background_ranks = 0;           // --background-ranks: the last ranks run a background job
   std::size_t background_bytes = 4u << 20;  // --background-bytes: its bytes per pair of ranks
 

@@ -75,6 +75,7 @@ void Report::begin_algorithm(std::string_view algorithm) {
   if (options_.topo_stars > 0) out_ << ", topo star phases (bits): " << options_.topo_stars;
   if (options_.topo_skip > 0) out_ << ", topo skipped levels (bits): " << options_.topo_skip;
   if (options_.window_sync) out_ << ", synchronised start (window " << options_.sync_window << " s)";
+  if (options_.repeat) out_ << ", " << *options_.repeat << " interleaved repetitions (times: their medians)";
   out_ << '\n'
        << "# flavour: " << kFlavour << "; MPI library: " << mpi_library_first_line() << '\n'
        << "# validation: " << (options_.validate ? "on" : "off")
@@ -124,6 +125,15 @@ void Report::not_applicable(std::string_view algorithm, std::size_t block_bytes,
   } else {
     std::cerr << "topocoll-bench: " << algorithm << " at " << block_bytes
               << " bytes per block is not applicable (no row): " << reason << '\n';
+  }
+}
+
+void Report::auto_choice(std::size_t block_bytes, std::string_view chosen) {
+  if (!is_root_) return;
+  if (options_.format == OutputFormat::osu) {
+    out_ << "# " << block_bytes << " bytes: auto runs " << chosen << '\n' << std::flush;
+  } else {
+    std::cerr << "topocoll-bench: auto at " << block_bytes << " bytes per block runs " << chosen << '\n';
   }
 }
 

@@ -28,6 +28,9 @@ class Report {
   void begin_algorithm(std::string_view algorithm);
   void point(std::string_view algorithm, const PointResult& result);
   void not_applicable(std::string_view algorithm, std::size_t block_bytes, std::string_view reason);
+  // What `auto` ran at this size: on standard error with --format csv (the columns stay
+  // fixed), as a '#' line of the table with --format osu.
+  void auto_choice(std::size_t block_bytes, std::string_view chosen);
 
  private:
   std::ostream& out_;

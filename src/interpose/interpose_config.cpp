@@ -38,7 +38,7 @@ std::string parse_choice(Operation operation, const std::string& value, const st
   choice.defaulted = value.empty();
   choice.requested = !value.empty() ? value : is_rooted(operation) ? "native" : "auto";
   if (choice.requested == "auto") {
-    choice.algorithm = calibration.empty() ? auto_stand_in(operation) : "auto";
+    choice.algorithm = calibration.empty() ? kAutoStandIn : "auto";
     return {};
   }
   const std::string names = valid_names(operation);

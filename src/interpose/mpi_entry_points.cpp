@@ -68,11 +68,8 @@ void say_topocoll_answers(const InterposeConfig& config, const EntryPoint& op, M
                           const std::string& algorithm) {
   if (!config.verbose) return;
   std::string how = op.choice().requested;
-  if (how == "auto" && config.calibration.empty()) {
-    how = "auto, no TOPOCOLL_CALIBRATION: the default " + std::string(auto_stand_in(op.operation));
-  } else if (how == "auto") {
-    how = "auto with TOPOCOLL_CALIBRATION=" + config.calibration;
-  }
+  // (auto without a calibration is the MPI library's: say_mpi_answers.)
+  if (how == "auto") how = "auto with TOPOCOLL_CALIBRATION=" + config.calibration;
   say_once(comm, answer_note(op.operation, true), Speakers::rank_zero,
            std::string(op.name()) + " on " + describe_communicator(comm) + ": answered by topocoll, algorithm '" +
                algorithm + "' (" + op.variable() + "=" + how + ")");
@@ -83,7 +80,8 @@ void say_mpi_answers(const InterposeConfig& config, const EntryPoint& op, MPI_Co
   std::string why = "not topocoll: " + reason;
   if (reason.empty()) why = op.variable() + (op.choice().defaulted ? " not set (the default: native)" : "=native");
   if (reason.empty() && op.choice().requested == "auto") {
-    why = op.variable() + "=auto, no TOPOCOLL_CALIBRATION: the MPI library's";
+    why = op.variable() + "=auto, no TOPOCOLL_CALIBRATION: the MPI library's own, the safe choice until a "
+          "calibration says otherwise (docs/tuning.md)";
   }
   say_once(comm, answer_note(op.operation, false), Speakers::rank_zero,
            std::string(op.name()) + " on " + describe_communicator(comm) + ": answered by the MPI library (P" +

@@ -17,12 +17,19 @@ struct Cut {
   std::map<double, long long> blocks_by_latency;
 };
 
-double cut_time(const Cut& cut, double block_bytes, double bandwidth) {
-  double time = 0.0;
+// A cut's time, and the route latency in front of the bytes that set it.
+struct CutTime {
+  double seconds = 0.0;
+  double latency = 0.0;
+};
+
+CutTime cut_time(const Cut& cut, double block_bytes, double bandwidth) {
+  CutTime time;
   long long at_least = 0;  // blocks whose route latency is at least the current one
   for (auto it = cut.blocks_by_latency.rbegin(); it != cut.blocks_by_latency.rend(); ++it) {
     at_least += it->second;
-    time = std::max(time, it->first + static_cast<double>(at_least) * block_bytes / bandwidth);
+    const double seconds = it->first + static_cast<double>(at_least) * block_bytes / bandwidth;
+    if (seconds > time.seconds) time = {seconds, it->first};
   }
   return time;
 }
@@ -54,16 +61,20 @@ AlltoallBound bound_of_blocks(const Network& network, std::size_t block_bytes, F
     }
   });
   const double b = static_cast<double>(block_bytes);
+  std::map<std::string, double> latency_of_role;  // in front of each role's worst cut
   for (std::size_t i = 0; i < cuts.size(); ++i) {
     if (cuts[i].blocks_by_latency.empty()) continue;
     const Link& link = network.links[i / 2];
-    const double seconds = cut_time(cuts[i], b, link.bandwidth);
+    const CutTime time = cut_time(cuts[i], b, link.bandwidth);
+    const double seconds = time.seconds;
     auto it = std::find_if(bound.by_role.begin(), bound.by_role.end(),
                            [&](const auto& entry) { return entry.first == link.role; });
     if (it == bound.by_role.end()) {
       bound.by_role.push_back({link.role, seconds});
-    } else {
-      it->second = std::max(it->second, seconds);
+      latency_of_role[link.role] = time.latency;
+    } else if (seconds > it->second) {
+      it->second = seconds;
+      latency_of_role[link.role] = time.latency;
     }
     if (seconds > bound.seconds) {
       bound.seconds = seconds;
@@ -74,14 +85,17 @@ AlltoallBound bound_of_blocks(const Network& network, std::size_t block_bytes, F
                    [](const auto& x, const auto& y) { return role_rank(x.first) < role_rank(y.first); });
   bound.seconds = bound.latency;
   bound.limited_by = "latency";
+  double latency_in_front = bound.latency;
   for (const auto& [role, seconds] : bound.by_role) {
     if (seconds > bound.seconds) {
       bound.seconds = seconds;
       bound.limited_by = role;
+      latency_in_front = latency_of_role[role];
     }
   }
-  // A cut whose bytes take less time than the latency in front of them: latency-bound.
-  if (bound.seconds < 2 * bound.latency) bound.limited_by = "latency";
+  // A cut whose bytes take less time than the latency in front of them (that of the routes
+  // whose bytes set the cut's time, not the longest route's): latency-bound.
+  if (bound.seconds < 2 * latency_in_front) bound.limited_by = "latency";
   return bound;
 }
 

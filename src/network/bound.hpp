@@ -20,7 +20,9 @@ namespace topocoll::network {
 struct AlltoallBound {
   double seconds = 0.0;    // the largest of the terms below
   // The role of the link whose cut sets the bound ("node-link", "wan", "switch"); "latency"
-  // when no cut's bytes take as long as twice the longest route's latency.
+  // when no cut exceeds the longest route's latency, or when the cut that sets the bound is
+  // under twice the latency of the routes whose bytes set its time (its bytes take less time
+  // than the latency in front of them).
   std::string limited_by;
   double latency = 0.0;    // the longest route
   std::string worst_link;  // the id of the link of the worst cut (empty when there is no cut)

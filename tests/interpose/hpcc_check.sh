@@ -54,7 +54,7 @@ $threshold         threshold
 INPUT
 
 "$here/run_mpi_program.sh" --mpiexec "$mpiexec" --np 4 --workdir "$work" --preload "$library" \
-  --env TOPOCOLL_VERBOSE=1 \
+  --env TOPOCOLL_VERBOSE=1 --env TOPOCOLL_ALLTOALL=pairwise \
   --expect "MPI_Alltoall on MPI_COMM_WORLD \(4 ranks\): answered by topocoll" \
   --output hpccoutf.txt --expect-output '^Success=1$' --expect-output '^MPIFFT_maxErr=' \
   -- "$hpcc"

@@ -58,6 +58,29 @@ TEST(SwitchTree, BoundFromTheUplinkCut) {
   EXPECT_EQ(bound.worst_link, "leaf0-up-0");
 }
 
+// A gather to host 0 of a leaf of 16 hosts, with one host under another leaf behind 1 ms
+// uplinks: the root's link carries 16 blocks from its own leaf, whose 2 us routes are far
+// shorter than the longest (over 2 ms). The bound (3.2 ms) is under twice the longest route's
+// latency, yet the root's link sets it, and limited_by names it.
+TEST(SwitchTree, LimitedByNamesTheCutThatSetsTheBound) {
+  SwitchTreeSpec spec = tree(2, 1, 1, 1);
+  spec.hosts_per_leaf = {16, 1};
+  spec.node_bandwidth = 1e9;
+  spec.uplink_latency = 1e-3;
+  const Network network = switch_tree_network(spec);
+  std::vector<int> host_of_rank(17);
+  for (int r = 0; r < 17; ++r) host_of_rank[static_cast<std::size_t>(r)] = r;
+  const double block = 2e5;
+  const AlltoallBound gather = rooted_lower_bound(network, host_of_rank, 0, static_cast<std::size_t>(block), false);
+  const double inside = 1e-6 + 100e-9 + 1e-6;
+  EXPECT_GT(gather.latency, 2e-3);
+  EXPECT_NEAR(gather.seconds, inside + 16 * block / 1e9, 1e-12);
+  EXPECT_LT(gather.seconds, 2 * gather.latency) << "the case the rule used to call latency";
+  EXPECT_EQ(gather.limited_by, "node-link");
+  // Tiny blocks: every cut is its latency, plus next to nothing.
+  EXPECT_EQ(rooted_lower_bound(network, host_of_rank, 0, 1, false).limited_by, "latency");
+}
+
 TEST(SwitchTree, Checks) {
   EXPECT_FALSE(check_spec(tree(3, 2, 2, 2)).has_value());
   EXPECT_NE(check_spec(tree(1, 2, 1, 1)).value_or("").find("two leaves"), std::string::npos);
