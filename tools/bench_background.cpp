@@ -37,7 +37,7 @@ int world_size_of(MPI_Comm world) {
 }
 
 // The background's exchange: job.bytes to and from every rank in another group of the outermost
-// level. Empty `error` when it can run.
+// level.
 struct Exchange {
   std::vector<int> group;  // the outermost group of every background rank
   std::vector<int> order;  // the ranks dealt round-robin from the groups: A0 B0 A1 B1 ...
@@ -59,6 +59,7 @@ std::vector<int> interleaved(const std::vector<int>& group) {
   return order;
 }
 
+// Leaves `error` empty when the exchange can run.
 Exchange plan_exchange(MPI_Comm background, const BackgroundJob& job, std::string& error) {
   Exchange exchange;
   exchange.bytes = job.bytes;
