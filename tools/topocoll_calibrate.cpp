@@ -32,6 +32,7 @@
 #include <tuple>
 #include <vector>
 
+#include "calibration_limits.hpp"
 #include "calibration_probes.hpp"
 #include "calibration_validation.hpp"
 #include "exec/copy_cost.hpp"
@@ -250,7 +251,13 @@ std::string library_version() {
   return version;
 }
 
-Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& topology, std::ostream& log) {
+// Stops the calibration when a measurement is above what the platform's links allow (SMPI only).
+void check_against_platform(const std::optional<std::string>& error) {
+  if (error) throw std::runtime_error(*error);
+}
+
+Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& topology,
+                            const std::vector<std::string>& hosts, std::ostream& log) {
   ProbeSettings settings;
   settings.repetitions = o.repetitions;
   settings.smpi_shared_buffers = kSimulated;
@@ -285,6 +292,9 @@ Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& top
     l.bandwidth_bytes_per_s = fit->bandwidth_bytes_per_s;
     log << name << " (ranks " << l.rank_a << ", " << l.rank_b << "): latency " << l.latency_us << " us, bandwidth "
         << l.bandwidth_bytes_per_s << " B/s\n";
+    check_against_platform(above_cap("level " + name + " (ranks " + std::to_string(l.rank_a) + ", " +
+                                         std::to_string(l.rank_b) + "): one flow",
+                                     l.bandwidth_bytes_per_s, platform_cap(hosts, l.rank_a, {l.rank_b})));
     c.levels.push_back(std::move(l));
   }
   if (c.levels.empty()) throw std::runtime_error("no pair of ranks to measure: run at least two ranks");
@@ -300,6 +310,9 @@ Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& top
   c.node.ejection_bytes_per_s = measure_aggregate_bytes_per_s(comm, in, kAggregateSmall, kAggregateLarge, settings);
   log << "node (rank 0, " << peers.size() << " peers): injection " << c.node.injection_bytes_per_s << " B/s, ejection "
       << c.node.ejection_bytes_per_s << " B/s\n";
+  check_against_platform(above_cap("rank 0's injection", c.node.injection_bytes_per_s, platform_cap(hosts, 0, peers)));
+  check_against_platform(
+      above_cap("rank 0's ejection", c.node.ejection_bytes_per_s, platform_cap(hosts, 0, peers, true)));
 
   if (topology.group_count(0) >= 2) {
     BackboneCalibration bb;
@@ -380,7 +393,8 @@ int main(int argc, char** argv) {
     return status;
   }
   std::string error;
-  const auto topology = calibration_topology(options->topology, host_names(MPI_COMM_WORLD), &error);
+  const std::vector<std::string> hosts = host_names(MPI_COMM_WORLD);
+  const auto topology = calibration_topology(options->topology, hosts, &error);
   if (!topology) {
     if (rank == 0) std::cerr << "topocoll-calibrate: " << error << '\n';
     MPI_Finalize();
@@ -394,7 +408,7 @@ int main(int argc, char** argv) {
   std::ostream silent(nullptr);
   try {
     std::ostream& log = rank == 0 ? std::cerr : silent;
-    Calibration calibration = options->validate_file.empty() ? measure_machine(MPI_COMM_WORLD, *options, *topology, log)
+    Calibration calibration = options->validate_file.empty() ? measure_machine(MPI_COMM_WORLD, *options, *topology, hosts, log)
                                                              : read_calibration(options->validate_file);
     validate(MPI_COMM_WORLD, *options, *topology, calibration, log);
     if (rank == 0) {
