@@ -21,6 +21,7 @@
 #include "bench_options.hpp"
 #include "bench_repeat.hpp"
 #include "bench_report.hpp"
+#include "exec/call_checks.hpp"
 #include "exec/topology_discovery.hpp"
 #include "model/tam_wang.hpp"
 #include "topocoll/topocoll.hpp"
@@ -108,12 +109,8 @@ class PointProblem {
       problem.blocks = &uniform_;
       problem.operation = options.operation;
     }
-    problem.knobs.group_width = options.group_width;
-    problem.knobs.max_scratch_bytes = options.max_scratch_bytes;
-    problem.knobs.segment_bytes = options.segment_bytes;
-    problem.knobs.stripes = options.stripes;
-    problem.knobs.topo_linear_phases = options.topo_stars;
-    problem.knobs.topo_skipped_levels = options.topo_skip;
+    // The knobs the executor derives from the calls' options, so that supports() sees the same.
+    problem.knobs = exec::knobs_of(call_options_for(options, ""));
   }
   PointProblem(const PointProblem&) = delete;
   PointProblem& operator=(const PointProblem&) = delete;
