@@ -14,12 +14,6 @@ namespace {
 
 constexpr int kTag = 4242;
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 void check(int code, const char* what) {
   if (code != MPI_SUCCESS) throw std::runtime_error(std::string(what) + " failed");
 }
@@ -96,6 +90,12 @@ double time_flows_us(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t 
 }
 
 }  // namespace
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
 
 double measure_send_overhead_us(MPI_Comm comm, int a, int b, const ProbeSettings& settings) {
   constexpr int kMessages = 32;

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "bench_buffers.hpp"
+#include "calibration_probes.hpp"
 #include "select/auto_select.hpp"
 #include "topocoll/topocoll.hpp"
 
@@ -36,8 +37,7 @@ double time_alltoall(MPI_Comm comm, bench::MessageBuffer& send, bench::MessageBu
     MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm);
     if (i > 0) times.push_back(elapsed * 1e6);
   }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  return median(times);
 }
 
 void log_size(const std::vector<ValidationPoint>& points, std::size_t bytes, const std::string& auto_pick,
