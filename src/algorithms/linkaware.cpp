@@ -26,8 +26,8 @@
 // in some phase; `bound` is the largest over the capacities (the tests compare against it).
 // Cost (C capacities, h hops per route): routes p^2 h; greedy O(p^3 h) (every phase tried for
 // each transfer) and O(p (p + C)) memory for phases and loads; the search at most
-// min(kWorkPerPair p^2, kMostWork) load updates. Measured by topocoll-plan: 0.1 s at p = 60 on
-// two clusters, 0.3 s at p = 256 flat, under 1 s at p = 256 on two clusters.
+// min(kWorkPerPair p^2, kMostWork) load updates. topocoll-plan's CPU time: 0.1 s at p = 60 on
+// two clusters, 0.2 s at p = 256 flat, 0.6 s at p = 256 on two clusters (100 + 156).
 // Rounds: p - 1 (the local copy in the first). Messages per rank: p - 1, one per round. Bytes per
 // rank: (p-1)*B; alltoallv: its own blocks in the same phases (the phases ignore sizes).
 #include "algorithms/linkaware.hpp"
