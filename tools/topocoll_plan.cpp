@@ -3,7 +3,8 @@
 // the schedule verifier as well. --algorithm auto --calibration FILE picks the algorithm with
 // the lowest time predicted by the calibrated cost model, shows every prediction, then goes on
 // with the chosen algorithm. --op scatter|gather --root R shows a rooted operation's schedule
-// (blocks of --block-bytes each at the root, in rank order). --network PLATFORM.xml --links
+// (blocks of --block-bytes each at the root, in rank order); --op alltoallv the same blocks as
+// alltoall through alltoallv's registry (which adds liu). --network PLATFORM.xml --links
 // counts the flows the schedule puts on every link of the platform's network, round by round,
 // with the lower bound of the worst load (the busiest link's flows over the rounds); the network
 // also gives linkaware its routes.
@@ -107,8 +108,8 @@ int main(int argc, char** argv) {
   int np = 0;
   bool links = false;
   double contention = 1.0;
-  app.add_option("--op", op, "collective operation: alltoall, scatter or gather")
-      ->check(CLI::IsMember({"alltoall", "scatter", "gather"}))
+  app.add_option("--op", op, "collective operation: alltoall, alltoallv (blocks of --block-bytes each), scatter or gather")
+      ->check(CLI::IsMember({"alltoall", "alltoallv", "scatter", "gather"}))
       ->capture_default_str();
   app.add_option("--root,-r", root, "scatter, gather: the root rank")->check(CLI::NonNegativeNumber)->capture_default_str();
   app.add_option("--algorithm,-a", algorithm_name, "algorithm name (--list shows them), or auto");
@@ -206,6 +207,10 @@ int main(int argc, char** argv) {
     problem.block_bytes = block_bytes;
     problem.knobs.group_width = group_width;
   }
+  if (operation == Operation::alltoallv) {
+    problem.blocks = &uniform_layout;
+    problem.operation = operation;
+  }
   problem.knobs.stripes = stripes;
   // With --network, algorithms that read routes (linkaware) take the platform's, not the tree the
   // topology implies.
@@ -282,7 +287,7 @@ int main(int argc, char** argv) {
     std::cout << op << ' ' << algorithm_name << " on " << topology->describe() << ", " << block_bytes
               << " bytes per block: " << stats.rounds << " rounds, " << stats.total.messages << " messages ("
               << stats.cross.messages << " across " << topology->levels().front() << "s), " << stats.total.bytes
-              << " bytes\n";
+              << " bytes, at most " << stats.max_messages_per_rank << " messages sent by one rank\n";
     if (stats.by_level.size() > 2) {
       // Kandalla et al.'s C3, C2, C1 for a switch tree: messages by the outermost level they cross.
       std::cout << "messages by the outermost level they cross:";
