@@ -9,7 +9,8 @@
 // with the lower bound of the worst load (the busiest link's flows over the rounds); the network
 // also gives linkaware its routes.
 // For a scatter or gather, --calibration FILE with any algorithm also prints Kandalla et al.'s
-// model of it (the root's messages per level, C3 C2 C1, and their predicted time).
+// model of it (the root's messages per level, C3 C2 C1, and their predicted time); for alltoall
+// and alltoallv, Liu's flat model (start-ups, L_max and the predicted time).
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <iomanip>
@@ -21,6 +22,7 @@
 #include "plan_machine.hpp"
 #include "platform_description.hpp"
 #include "select/auto_select.hpp"
+#include "model/liu_flat_cost.hpp"
 #include "model/root_path_cost.hpp"
 #include "model/tam_wang.hpp"
 #include "schedule/printer.hpp"
@@ -156,7 +158,7 @@ int main(int argc, char** argv) {
   const Operation operation = *operation_named(op);
   const bool choose = algorithm_name == "auto";
   std::optional<Calibration> calibration;
-  if (choose || (is_rooted(operation) && !calibration_path.empty())) {
+  if (choose || !calibration_path.empty()) {
     std::string why;
     if (calibration_path.empty()) why = "--algorithm auto needs --calibration FILE";
     if (!why.empty() || !(calibration = load_calibration(calibration_path, &why))) {
@@ -255,6 +257,8 @@ int main(int argc, char** argv) {
   if (verify_it) verdict = verify(schedule, layout);
   std::optional<LinkLoads> loads;
   if (links) loads = link_loads(schedule, *network, rank_hosts);
+  std::optional<LiuFlatCost> flat;
+  if (!is_rooted(operation) && calibration) flat = liu_flat_cost(schedule, LiuFlatParams::of(calibration->machine()));
   std::optional<RootPathCost> root_path;
   if (is_rooted(operation) && calibration) {
     const MachineCost machine_cost = calibration->machine();
@@ -276,6 +280,11 @@ int main(int argc, char** argv) {
     out["predicted_us_tam_wang_table1"] = predict_tam_wang_us(*algorithm, problem, model);
     if (choice) out["auto"] = auto_choice_json(*choice, calibration_path, all_us, choose_us);
     if (root_path) out["root_path_model"] = root_path_json(*root_path, contention);
+    if (flat) {
+      out["liu_flat_model"] = {{"predicted_us", flat->predicted_us},
+                               {"startups", flat->startups},
+                               {"max_traffic_bytes", flat->max_traffic}};
+    }
     if (loads) tools::add_link_loads(out, *loads);
     if (verify_it) {
       out["verified"] = verdict.ok;
@@ -300,6 +309,10 @@ int main(int argc, char** argv) {
       std::cout << '\n';
     }
     if (root_path) print_root_path(*root_path, contention);
+    if (flat) {
+      std::cout << "Liu's flat model (" << calibration_path << "): " << flat->predicted_us << " us, "
+                << flat->startups << " start-ups on the critical path, L_max " << flat->max_traffic << " bytes\n";
+    }
     print_schedule_text(std::cout, schedule);
     if (loads) tools::print_link_loads(std::cout, *loads);
     if (verify_it) std::cout << verdict.summary() << '\n';
