@@ -92,16 +92,16 @@ std::size_t pack_in_order(const std::vector<int>& counts, std::vector<int>& disp
 
 ExchangePoint::ExchangePoint(MessageBuffer& send_buffer, MessageBuffer& recv_buffer, std::size_t bytes,
                              const CollectiveOptions& call_options, MPI_Comm communicator, Operation op, int root_rank,
-                             const TrafficPattern* pattern)
+                             const TrafficPattern* traffic)
     : send(send_buffer), recv(recv_buffer), block_bytes(bytes), options(call_options), comm(communicator),
-      operation(op), root(root_rank) {
+      operation(op), root(root_rank), pattern(traffic) {
   int p = 1, rank = 0;
   MPI_Comm_size(comm, &p);
   MPI_Comm_rank(comm, &rank);
-  const bool patterned = pattern != nullptr && op == Operation::alltoallv;
+  const bool patterned = traffic != nullptr && op == Operation::alltoallv;
   for (int q = 0; q < p; ++q) {
-    send_counts.push_back(static_cast<int>(patterned ? pattern->bytes(rank, q, p, block_bytes) : block_bytes));
-    recv_counts.push_back(static_cast<int>(patterned ? pattern->bytes(q, rank, p, block_bytes) : block_bytes));
+    send_counts.push_back(static_cast<int>(patterned ? traffic->bytes(rank, q, p, block_bytes) : block_bytes));
+    recv_counts.push_back(static_cast<int>(patterned ? traffic->bytes(q, rank, p, block_bytes) : block_bytes));
   }
   send_total = pack_in_order(send_counts, send_displs);
   recv_total = pack_in_order(recv_counts, recv_displs);
@@ -109,8 +109,9 @@ ExchangePoint::ExchangePoint(MessageBuffer& send_buffer, MessageBuffer& recv_buf
 
 void set_up_call(const ExchangePoint& point) {
   const bool choosing = point.options.algorithm == "auto";
-  const ExchangePoint set_up{point.send, point.recv, choosing ? point.block_bytes : 1, point.options, point.comm,
-                             point.operation, point.root};
+  const ExchangePoint set_up{point.send,      point.recv,      choosing ? point.block_bytes : 1,
+                             point.options,   point.comm,      point.operation,
+                             point.root,      choosing ? point.pattern : nullptr};
   run_call(set_up);
 }
 

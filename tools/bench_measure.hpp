@@ -40,10 +40,11 @@ struct ExchangePoint {
   // by the constructor below).
   std::vector<int> send_counts, send_displs, recv_counts, recv_displs;
   std::size_t send_total = 0, recv_total = 0;
+  const TrafficPattern* pattern = nullptr;
 
   ExchangePoint(MessageBuffer& send_buffer, MessageBuffer& recv_buffer, std::size_t bytes,
                 const CollectiveOptions& call_options, MPI_Comm communicator, Operation op = Operation::alltoall,
-                int root_rank = 0, const TrafficPattern* pattern = nullptr);
+                int root_rank = 0, const TrafficPattern* traffic = nullptr);
 };
 
 // How the ranks start a timed call.
@@ -58,9 +59,10 @@ struct StartSync {
 };
 
 // Makes the library's one-time set-up (the private communicator, the topology) happen in an
-// untimed call with 1-byte blocks, so that neither a timed call nor the first call at a large
-// size pays for it (under SMPI that first large call is also slow to simulate). For `auto` the
-// call uses the point's own block size: it sets up the choice that will be timed, and at 1 byte
+// untimed call with 1-byte blocks (uniform, whatever the point's pattern), so that neither a
+// timed call nor the first call at a large size pays for it (under SMPI that first large call is
+// also slow to simulate). For `auto` the call uses the point's own block size and pattern: it
+// sets up the choice that will be timed, and at 1 byte
 // auto may pick another algorithm, e.g. `direct` at 256 ranks, whose 65280 flows at once took
 // SimGrid many minutes (the point's algorithm, overlap, 2 minutes).
 void set_up_call(const ExchangePoint& point);

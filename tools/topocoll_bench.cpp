@@ -154,12 +154,13 @@ const TrafficPattern* pattern_of(const BenchOptions& options) {
 }
 
 // The most bytes this rank sends or receives at any size: p blocks of the largest, or the
-// largest row or column of the pattern.
+// largest row or column of the pattern, and at least the p bytes of the set-up call's 1-byte
+// blocks (set_up_call).
 std::size_t largest_exchange(const BenchOptions& options, int p, int rank) {
   const std::vector<std::size_t> sizes = options.message_sizes();
   const std::size_t largest = static_cast<std::size_t>(p) * *std::max_element(sizes.begin(), sizes.end());
   if (!options.pattern || options.operation != Operation::alltoallv) return largest;
-  std::size_t most = 0;
+  std::size_t most = static_cast<std::size_t>(p);
   for (const std::size_t m : sizes) {
     std::size_t sent = 0, received = 0;
     for (int q = 0; q < p; ++q) {

@@ -35,6 +35,13 @@ for pattern in ["uniform", "random", "zipf:1.2", "sparse:2", "hotspot:1"]:
     check(not bad, f"{pattern}: not byte-exact: {bad}")
     check(f"# pattern: {pattern} (seed 9)" in result.stderr, f"{pattern}: the pattern is not printed: {result.stderr[-300:]}")
 
+# Rows smaller than the set-up call's p one-byte blocks (the buffers must still hold those).
+tiny = run(5, "--op", "alltoallv", "--pattern", "sparse:1", "--seed", "4", "-m", "1:4", "-i", "1", "-x", "0",
+           "--format", "csv", "--algorithms", "liu,direct,native")
+check(tiny.returncode == 0, f"sparse rows under p bytes: exit {tiny.returncode}: {tiny.stderr[-500:]}")
+tiny_rows = list(csv.DictReader(io.StringIO(tiny.stdout)))
+check(len(tiny_rows) == 9 and all(r["valid"] == "yes" for r in tiny_rows), f"sparse rows under p bytes: {tiny.stdout}")
+
 osu = run(3, "--op", "alltoallv", "--pattern", "random", "-m", "64", "-i", "1", "-x", "0", "--algorithms", "liu")
 check(osu.returncode == 0 and "# pattern: random (seed 1)" in osu.stdout, f"osu format: {osu.stdout[-300:]}")
 
