@@ -139,6 +139,7 @@ Examples:
 }  // namespace
 
 std::vector<std::size_t> BenchOptions::message_sizes() const {
+  if (!size_list.empty()) return size_list;
   std::vector<std::size_t> sizes;
   std::size_t size = min_bytes;
   if (size == 0) {
