@@ -32,12 +32,6 @@ constexpr int kWarmupSmall = 200;
 constexpr int kWarmupLarge = 10;
 constexpr int kIntMax = std::numeric_limits<int>::max();
 
-#ifdef TOPOCOLL_SMPI
-constexpr bool kBuiltForSmpi = true;
-#else
-constexpr bool kBuiltForSmpi = false;
-#endif
-
 std::size_t parse_byte_count(const std::string& text, const std::string& option, const std::string& what) {
   std::size_t value = 0;
   const char* end = text.data() + text.size();

@@ -11,6 +11,13 @@
 
 namespace topocoll::bench {
 
+// Whether this is the SMPI build (simulated time, shared buffers), for options that need it.
+#ifdef TOPOCOLL_SMPI
+inline constexpr bool kBuiltForSmpi = true;
+#else
+inline constexpr bool kBuiltForSmpi = false;
+#endif
+
 enum class OutputFormat { osu, csv };
 
 struct BenchOptions {

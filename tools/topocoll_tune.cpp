@@ -28,12 +28,6 @@ using namespace topocoll;
 using namespace topocoll::bench;
 using namespace topocoll::tune;
 
-#ifdef TOPOCOLL_SMPI
-constexpr bool kSimulated = true;
-#else
-constexpr bool kSimulated = false;
-#endif
-
 // The benchmark's options for one operation: every algorithm of its registry (native included).
 BenchOptions bench_options_for(const TuneOptions& tune, Operation operation, const Calibration& calibration) {
   BenchOptions options;
@@ -48,7 +42,7 @@ BenchOptions bench_options_for(const TuneOptions& tune, Operation operation, con
   options.topology = tune.topology;
   options.repeat = tune.repeat;
   // Under SMPI copies cost what the library is told; charge what the calibration measured with.
-  options.copy_bandwidth = kSimulated ? calibration.copy.bytes_per_s : 0.0;
+  options.copy_bandwidth = kBuiltForSmpi ? calibration.copy.bytes_per_s : 0.0;
   return options;
 }
 
