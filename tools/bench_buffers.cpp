@@ -49,10 +49,12 @@ std::byte pattern_byte(int source, int destination, std::size_t offset) {
 
 }  // namespace
 
-void fill_send_pattern(std::span<std::byte> send, int rank, int p, std::size_t block_bytes) {
-  for (int destination = 0; destination < p; ++destination) {
-    std::byte* block = send.data() + static_cast<std::size_t>(destination) * block_bytes;
-    for (std::size_t i = 0; i < block_bytes; ++i) block[i] = pattern_byte(rank, destination, i);
+void fill_send_pattern(std::span<std::byte> send, int rank, std::span<const int> counts) {
+  std::byte* block = send.data();
+  for (std::size_t destination = 0; destination < counts.size(); ++destination) {
+    const auto bytes = static_cast<std::size_t>(counts[destination]);
+    for (std::size_t i = 0; i < bytes; ++i) block[i] = pattern_byte(rank, static_cast<int>(destination), i);
+    block += bytes;
   }
 }
 

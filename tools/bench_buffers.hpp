@@ -23,9 +23,9 @@ class MessageBuffer {
   bool smpi_shared_ = false;
 };
 
-// Fills `send` (p blocks of block_bytes) so that every byte depends on the sending rank, the
-// destination block and the offset in the block.
-void fill_send_pattern(std::span<std::byte> send, int rank, int p, std::size_t block_bytes);
+// Fills `send` (blocks of counts[q] bytes for destination q, packed in order) so that every
+// byte depends on the sending rank, the destination block and the offset in the block.
+void fill_send_pattern(std::span<std::byte> send, int rank, std::span<const int> counts);
 
 // Sets every byte of `target` to the complement of the byte at the same place in `reference`,
 // so that a byte the operation under test leaves unwritten cannot pass as correct.

@@ -56,10 +56,10 @@ exec::CallArguments call_of(const ExchangePoint& point, void* recv) {
   exec::SideArguments receive{recv, n, nullptr, nullptr, MPI_BYTE};
   const Operation op = point.operation;
   if (op == Operation::alltoallv || op == Operation::scatterv) {
-    send = {point.send.data(), 0, point.counts.data(), point.displs.data(), MPI_BYTE};
+    send = {point.send.data(), 0, point.send_counts.data(), point.send_displs.data(), MPI_BYTE};
   }
   if (op == Operation::alltoallv || op == Operation::gatherv) {
-    receive = {recv, 0, point.counts.data(), point.displs.data(), MPI_BYTE};
+    receive = {recv, 0, point.recv_counts.data(), point.recv_displs.data(), MPI_BYTE};
   }
   return {op, send, receive, point.root, point.comm};
 }
@@ -69,27 +69,42 @@ void run_call(const ExchangePoint& point) {
   if (code != MPI_SUCCESS) abort_on_failure(("topocoll::" + std::string(to_string(point.operation))).c_str(), code, point);
 }
 
-// The bytes a rank receives: p blocks for alltoall and at the root of gather, one block at
-// every rank of scatter, none at the other ranks of gather.
-std::size_t received_bytes(const ExchangePoint& point, int rank, int p) {
-  const std::size_t all = static_cast<std::size_t>(p) * point.block_bytes;
-  if (!is_rooted(point.operation)) return all;
+// The bytes a rank receives: all its receive blocks for alltoall(v) and at the root of gather,
+// one block at every rank of scatter, none at the other ranks of gather.
+std::size_t received_bytes(const ExchangePoint& point, int rank) {
+  if (!is_rooted(point.operation)) return point.recv_total;
   if (flows_from_root(point.operation)) return point.block_bytes;
-  return rank == point.root ? all : 0;
+  return rank == point.root ? point.recv_total : 0;
+}
+
+// Blocks of `counts[q]` bytes, block q at displs[q], packed in order.
+std::size_t pack_in_order(const std::vector<int>& counts, std::vector<int>& displs) {
+  std::size_t at = 0;
+  displs.clear();
+  for (int count : counts) {
+    displs.push_back(static_cast<int>(at));
+    at += static_cast<std::size_t>(count);
+  }
+  return at;
 }
 
 }  // namespace
 
 ExchangePoint::ExchangePoint(MessageBuffer& send_buffer, MessageBuffer& recv_buffer, std::size_t bytes,
-                             const CollectiveOptions& call_options, MPI_Comm communicator, Operation op, int root_rank)
+                             const CollectiveOptions& call_options, MPI_Comm communicator, Operation op, int root_rank,
+                             const TrafficPattern* pattern)
     : send(send_buffer), recv(recv_buffer), block_bytes(bytes), options(call_options), comm(communicator),
       operation(op), root(root_rank) {
-  int p = 1;
+  int p = 1, rank = 0;
   MPI_Comm_size(comm, &p);
+  MPI_Comm_rank(comm, &rank);
+  const bool patterned = pattern != nullptr && op == Operation::alltoallv;
   for (int q = 0; q < p; ++q) {
-    counts.push_back(static_cast<int>(block_bytes));
-    displs.push_back(static_cast<int>(static_cast<std::size_t>(q) * block_bytes));
+    send_counts.push_back(static_cast<int>(patterned ? pattern->bytes(rank, q, p, block_bytes) : block_bytes));
+    recv_counts.push_back(static_cast<int>(patterned ? pattern->bytes(q, rank, p, block_bytes) : block_bytes));
   }
+  send_total = pack_in_order(send_counts, send_displs);
+  recv_total = pack_in_order(recv_counts, recv_displs);
 }
 
 void set_up_call(const ExchangePoint& point) {
@@ -146,12 +161,9 @@ Latency time_call(const ExchangePoint& point, int warmup, int iterations, StartS
 
 Validity validate_call(const ExchangePoint& point, MessageBuffer& reference, const StartSync& sync) {
   int rank = 0;
-  int p = 1;
   MPI_Comm_rank(point.comm, &rank);
-  MPI_Comm_size(point.comm, &p);
-  const std::size_t total_bytes = static_cast<std::size_t>(p) * point.block_bytes;
-  const std::size_t received = received_bytes(point, rank, p);
-  fill_send_pattern(point.send.first(total_bytes), rank, p, point.block_bytes);
+  const std::size_t received = received_bytes(point, rank);
+  fill_send_pattern(point.send.first(point.send_total), rank, point.send_counts);
   bool late = false;  // correctness does not depend on it; the start only keeps SMPI fast
   start_call(point.comm, sync, late);
   const int code = exec::call_native(call_of(point, reference.data()));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench_buffers.hpp"
+#include "bench_pattern.hpp"
 #include "schedule/operation.hpp"
 #include "topocoll/topocoll.hpp"
 
@@ -25,7 +26,8 @@ enum class Validity { yes, no, skipped };
 
 // What one call moves: blocks of block_bytes from `send` into `recv` (p of them on the side
 // that has one per rank), as `operation` does from `root`. The v forms get the same blocks
-// through their interface: counts of block_bytes, block q at q * block_bytes.
+// through their interface: counts of block_bytes, block q at q * block_bytes; except an
+// alltoallv with a traffic pattern, whose blocks have the pattern's sizes, packed in order.
 struct ExchangePoint {
   MessageBuffer& send;
   MessageBuffer& recv;
@@ -34,11 +36,14 @@ struct ExchangePoint {
   MPI_Comm comm;
   Operation operation = Operation::alltoall;
   int root = 0;
-  std::vector<int> counts, displs;  // the v forms' arrays (set by the constructor below)
+  // The v forms' arrays, and the bytes of this rank's send and receive blocks together (set
+  // by the constructor below).
+  std::vector<int> send_counts, send_displs, recv_counts, recv_displs;
+  std::size_t send_total = 0, recv_total = 0;
 
   ExchangePoint(MessageBuffer& send_buffer, MessageBuffer& recv_buffer, std::size_t bytes,
                 const CollectiveOptions& call_options, MPI_Comm communicator, Operation op = Operation::alltoall,
-                int root_rank = 0);
+                int root_rank = 0, const TrafficPattern* pattern = nullptr);
 };
 
 // How the ranks start a timed call.

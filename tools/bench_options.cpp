@@ -99,7 +99,9 @@ constexpr const char* kFooter = R"(Output:
   algorithm and size (op = the --op value; bytes = bytes per block: each rank's block of a
   scatter or gather, each pair's of an alltoall; valid = yes, no or skipped). Only rank 0 prints.
 Operations (--op): alltoall (the default), alltoallv (every block of the -m size, through
-  MPI_Alltoallv's interface), scatter, gather, scatterv, gatherv (rooted at --root).
+  MPI_Alltoallv's interface; with --pattern, irregular sizes around it, printed as a
+  '# pattern:' line: on standard output, or standard error under --format csv), scatter, gather,
+  scatterv, gatherv (rooted at --root).
 Timing (as the OSU micro-benchmarks): warm-up calls, then timed calls with a barrier between
   them outside the timed region; each rank averages its calls, the table shows the average,
   minimum and maximum of those per-rank averages. Before its first size, each algorithm makes one
@@ -254,6 +256,14 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
   app.add_option("--background-bytes", background_bytes,
                  "The background job's bytes per pair of ranks in different groups, per call (default: "
                  "4194304, the 4 MB of Kandalla et al.'s busy network)");
+  std::string pattern;
+  std::uint64_t seed = 1;
+  app.add_option("--pattern", pattern,
+                 "alltoallv: per-pair sizes around the -m size M: uniform (M), random (uniform in [0, 2M]), "
+                 "zipf:S (each sender's p*M bytes over the destinations by a Zipf law of exponent S, in a "
+                 "seeded order), sparse:K (M bytes to about K random receivers), hotspot:H (3/4 of each "
+                 "sender's p*M bytes to H seeded hot ranks) (default: uniform)");
+  app.add_option("--seed", seed, "--pattern: the seed of its random choices")->capture_default_str();
   std::string max_scratch, segment;
   app.add_option("--max-scratch", max_scratch, "lg: cap on library scratch per rank in bytes; larger "
                                                "exchanges are pipelined in pieces (default: no cap)");
@@ -280,6 +290,14 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
       }
     }
     if (!segment.empty()) options.segment_bytes = parse_byte_count(segment, "--segment-bytes", "segment size");
+    if (!pattern.empty()) {
+      if (operation != "alltoallv") throw CLI::ValidationError("--pattern", "applies only to --op alltoallv");
+      try {
+        options.pattern = TrafficPattern::parse(pattern, seed);
+      } catch (const std::invalid_argument& e) {
+        throw CLI::ValidationError("--pattern", e.what());
+      }
+    }
     // Read at the entry point only: what the library would read itself, needed here too so that
     // "not applicable" can be told before a call.
     if (options.topology.empty()) {

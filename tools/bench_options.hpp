@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_pattern.hpp"
 #include "schedule/operation.hpp"
 
 namespace topocoll::bench {
@@ -50,6 +51,7 @@ struct BenchOptions {
   std::string repetitions_file;       // --repetitions: every repetition, in the order run
   int background_ranks = 0;           // --background-ranks: the last ranks run a background job
   std::size_t background_bytes = 4u << 20;  // --background-bytes: its bytes per pair of ranks
+  std::optional<TrafficPattern> pattern;    // --pattern, --seed: alltoallv's per-pair sizes
 
   // size_list when set, else min, 2*min, 4*min, ... up to max (as in the OSU benchmarks); a size
   // of 0 is followed by 1.

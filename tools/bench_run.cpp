@@ -150,6 +150,28 @@ std::optional<double> prediction_us(const BenchOptions& options, const BenchedAl
   return predict_tam_wang_us(*benched.algorithm, point.problem, TamWangParams::table1(p));
 }
 
+const TrafficPattern* pattern_of(const BenchOptions& options) {
+  return options.pattern ? &*options.pattern : nullptr;
+}
+
+// The most bytes this rank sends or receives at any size: p blocks of the largest, or the
+// largest row or column of the pattern.
+std::size_t largest_exchange(const BenchOptions& options, int p, int rank) {
+  const std::vector<std::size_t> sizes = options.message_sizes();
+  const std::size_t largest = static_cast<std::size_t>(p) * *std::max_element(sizes.begin(), sizes.end());
+  if (!options.pattern || options.operation != Operation::alltoallv) return largest;
+  std::size_t most = 0;
+  for (const std::size_t m : sizes) {
+    std::size_t sent = 0, received = 0;
+    for (int q = 0; q < p; ++q) {
+      sent += options.pattern->bytes(rank, q, p, m);
+      received += options.pattern->bytes(q, rank, p, m);
+    }
+    most = std::max({most, sent, received});
+  }
+  return most;
+}
+
 // The buffers of every point, sized for the largest.
 struct Buffers {
   MessageBuffer send, recv, reference;
@@ -192,7 +214,7 @@ void run_one_by_one(const BenchOptions& options, const std::optional<Topology>& 
         continue;
       }
       const ExchangePoint point{buffers.send, buffers.recv, block_bytes, benched->call_options, comm,
-                                options.operation, options.root};
+                                options.operation, options.root, pattern_of(options)};
       PointResult result = prepare_point(options, *benched, point, buffers);
       result.latency = time_point(options, *benched, point);
       result.predicted_us = prediction_us(options, *benched, topology, p, block_bytes);
@@ -222,7 +244,7 @@ void run_interleaved(const BenchOptions& options, const std::optional<Topology>&
       prepared[a][s].not_applicable = why_not_applicable(options, *benched.algorithm, topology, p, sizes[s]);
       if (!prepared[a][s].not_applicable.empty()) continue;
       points[a].emplace(buffers.send, buffers.recv, sizes[s], benched.call_options, comm, options.operation,
-                        options.root);
+                        options.root, pattern_of(options));
       prepared[a][s].result = prepare_point(options, benched, *points[a], buffers);
     }
     for (int repetition = 1; repetition <= *options.repeat; ++repetition) {
@@ -271,9 +293,11 @@ int measure(const BenchOptions& options, MPI_Comm comm, std::string_view tool, R
     if (rank == 0) std::cerr << tool << ": --root " << options.root << " is not a rank of " << p << '\n';
     return 2;
   }
-  const std::vector<std::size_t> sizes = options.message_sizes();
-  const std::size_t largest_exchange = static_cast<std::size_t>(p) * *std::max_element(sizes.begin(), sizes.end());
-  Buffers buffers(options, largest_exchange);
+  Buffers buffers(options, largest_exchange(options, p, rank));
+  if (options.pattern && rank == 0) {
+    (options.format == OutputFormat::csv ? std::cerr : std::cout)
+        << "# pattern: " << options.pattern->describe() << ", per-pair sizes around each -m size\n";
+  }
   std::vector<std::unique_ptr<BenchedAlgorithm>> algorithms = benched_algorithms(options);
   if (options.repeat) {
     run_interleaved(options, topology, comm, p, algorithms, buffers, report, runs, points);

@@ -4,6 +4,7 @@
 
 #include "algorithms/flat_algorithms.hpp"
 #include "algorithms/lg.hpp"
+#include "algorithms/liu.hpp"
 #include "algorithms/mlfm.hpp"
 #include "algorithms/overlap.hpp"
 #include "algorithms/rooted_algorithms.hpp"
@@ -60,6 +61,14 @@ constexpr Algorithm kMlfm{.name = "mlfm",
                           .supports = supports_mlfm,
                           .plan = plan_mlfm,
                           .needs_topology = true};
+constexpr Algorithm kLiu{.name = "liu",
+                         .summary = "four stages over a grid of the ranks: spread every rank's data evenly (rows, "
+                                    "then columns), then deliver it (rows, then columns); sizes travel in headers",
+                         .supports = always,
+                         .plan = plan_liu,
+                         .self_describing = true,
+                         .not_for_auto = "auto prices an alltoallv by its average block, which hides the skew liu "
+                                         "is for"};
 constexpr Algorithm kNativeAlltoall{.name = "native", .summary = "the MPI library's own MPI_Alltoall", .supports = always};
 
 constexpr Algorithm kLinear{.name = "linear",
@@ -85,12 +94,15 @@ constexpr Algorithm kNativeRooted{.name = "native", .summary = "the MPI library'
 
 constexpr std::array kTotalExchange = {kDirect, kShift, kPairwise, kGroupShuffle, kBruck,
                                        kLg, kOverlap, kMlfm, kNativeAlltoall};
+constexpr std::array kIrregularExchange = {kDirect, kShift, kPairwise, kGroupShuffle, kBruck,
+                                           kLg, kOverlap, kMlfm, kLiu, kNativeAlltoall};
 constexpr std::array kRooted = {kLinear, kBinomial, kTopo, kNativeRooted};
 
 }  // namespace
 
 std::span<const Algorithm> algorithms_for(Operation operation) {
   if (is_rooted(operation)) return kRooted;
+  if (operation == Operation::alltoallv) return kIrregularExchange;
   return kTotalExchange;
 }
 

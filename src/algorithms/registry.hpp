@@ -4,7 +4,7 @@
 // its loads) and, for the flat alltoall algorithms, the paper's Tam-Wang closed form.
 // `native` (the MPI library's own algorithm) is listed for every operation but has no schedule.
 // Alltoallv's registry holds the alltoall algorithms (those that apply to per-pair sizes say
-// so); scatter and gather (and their v forms) share theirs.
+// so) and liu; scatter and gather (and their v forms) share theirs.
 #pragma once
 
 #include <span>
@@ -41,6 +41,12 @@ struct Algorithm {
   std::vector<AlgorithmKnobs> (*auto_knobs)(const Problem&) = nullptr;
   // The tuned knobs in words ("2 stripes"), for the notes and tools that show auto's choice.
   std::string (*describe_knobs)(const AlgorithmKnobs&) = nullptr;
+  // Messages that carry their own sizes (liu): the executor runs the algorithm stage by stage
+  // (exec/liu_exchange.hpp); `plan` needs every block's size and serves the verifier, the
+  // statistics and the cost model.
+  bool self_describing = false;
+  // Why auto leaves it out, if it does (empty: auto considers it).
+  std::string_view not_for_auto = {};
 
   bool has_schedule() const { return plan != nullptr; }
   // `rank`'s schedule for a problem the algorithm supports.

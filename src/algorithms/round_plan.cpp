@@ -10,6 +10,7 @@ RankSchedule record_rank(const RoundPlan& plan, int rank) {
     plan.emit(rank, t, recorder);
   }
   schedule.scratch_bytes = plan.scratch_bytes(rank);
+  schedule.metadata = plan.metadata(rank);
   return schedule;
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 #include "schedule/round_sink.hpp"
 #include "schedule/schedule.hpp"
@@ -21,6 +22,8 @@ class RoundPlan {
   // `rank`'s part of round t < rounds(rank).
   virtual void emit(int rank, std::size_t round, RoundSink& sink) const = 0;
   virtual std::size_t scratch_bytes(int /*rank*/) const { return 0; }
+  // Scratch ranges the library writes itself (RankSchedule::metadata).
+  virtual std::vector<Segment> metadata(int /*rank*/) const { return {}; }
   // Whether some transfer is kept in flight across rounds (Transfer::overlap_rounds > 0): the
   // cost model then records each round's traffic to price them against.
   virtual bool keeps_transfers_in_flight() const { return false; }

@@ -13,6 +13,7 @@
 #include "exec/error_report.hpp"
 #include "exec/execution_plan.hpp"
 #include "exec/executor.hpp"
+#include "exec/liu_exchange.hpp"
 #include "exec/mpi_handles.hpp"
 #include "exec/native_call.hpp"
 #include "exec/staging.hpp"
@@ -102,6 +103,15 @@ MaybeFailure run_schedule(const CallArguments& arguments, CheckedCall& call, Cal
   // steps, in the same order on every rank.
   if (auto failure = attach_topology(*state, call)) return failure;
   if (auto failure = state->private_comm(private_comm)) return failure;
+  if (call.algorithm->self_describing) {
+    StagedBuffers buffers;
+    if (auto failure = buffers.stage_in(arguments, call, 0, private_comm)) return failure;
+    if (auto failure = run_liu_exchange(call.problem, call.rank, buffers.bytes(), private_comm, tags.schedule,
+                                        call.settings.copy_bandwidth)) {
+      return failure;
+    }
+    return buffers.stage_out(arguments, call, private_comm);
+  }
   ExecutionPlan per_call;
   const ExecutionPlan* plan = nullptr;
   LocalBlocks* local = blocks.local ? &*blocks.local : nullptr;

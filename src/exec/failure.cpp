@@ -5,6 +5,24 @@
 
 namespace topocoll::exec {
 
+namespace {
+
+const char* kDisagreement =
+    ": the ranks disagree on the data they exchange (each rank's count times its type's size, or the counts of "
+    "MPI_Alltoallv, must match its peers')";
+
+}  // namespace
+
+Failure longer_message_failure(int code, int peer, std::size_t expected) {
+  return Failure{code, "rank " + std::to_string(peer) + " sent a message longer than the " +
+                           std::to_string(expected) + " bytes this rank expects" + kDisagreement};
+}
+
+Failure shorter_message_failure(int peer, std::size_t received, std::size_t expected) {
+  return Failure{MPI_ERR_COUNT, "rank " + std::to_string(peer) + " sent " + std::to_string(received) +
+                                    " bytes where this rank expects " + std::to_string(expected) + kDisagreement};
+}
+
 std::string excerpt_of(std::string_view text) {
   constexpr std::size_t kLongest = 64;
   if (text.size() <= kLongest) return std::string(text);

@@ -28,6 +28,11 @@ std::string excerpt_of(std::string_view text);
 MaybeFailure checked_bytes(std::size_t count, std::size_t size, const char* role, std::size_t& bytes,
                            int index = -1);
 
+// A message from `peer` longer (MPI_ERR_TRUNCATE, or `code`) or shorter (MPI_ERR_COUNT) than the
+// bytes this rank expects: the ranks disagree on the data they exchange; the text says so.
+Failure longer_message_failure(int code, int peer, std::size_t expected);
+Failure shorter_message_failure(int peer, std::size_t received, std::size_t expected);
+
 // "MPI_Isend failed: <MPI's own text for code>".
 Failure mpi_call_failure(const char* call, int code);
 

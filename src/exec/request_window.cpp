@@ -16,20 +16,6 @@ bool is_error_in_status(int rc) {
   return MPI_Error_class(rc, &error_class) == MPI_SUCCESS && error_class == MPI_ERR_IN_STATUS;
 }
 
-const char* kDisagreement =
-    ": the ranks disagree on the data they exchange (each rank's count times its type's size, or the counts of "
-    "MPI_Alltoallv, must match its peers')";
-
-Failure longer_message(int code, int peer, std::size_t expected) {
-  return Failure{code, "rank " + std::to_string(peer) + " sent a message longer than the " +
-                           std::to_string(expected) + " bytes this rank expects" + kDisagreement};
-}
-
-Failure shorter_message(int peer, int received, std::size_t expected) {
-  return Failure{MPI_ERR_COUNT, "rank " + std::to_string(peer) + " sent " + std::to_string(received) +
-                                    " bytes where this rank expects " + std::to_string(expected) + kDisagreement};
-}
-
 }  // namespace
 
 RequestWindow::RequestWindow(MPI_Comm comm, int tag, std::size_t capacity)
@@ -95,7 +81,7 @@ void RequestWindow::settle(std::size_t slot, const MPI_Status& status, bool erro
     int error_class = MPI_SUCCESS;
     MPI_Error_class(error, &error_class);
     if (posted.receive && error_class == MPI_ERR_TRUNCATE) {
-      record(longer_message(error, posted.peer, posted.bytes));
+      record(longer_message_failure(error, posted.peer, posted.bytes));
     } else {
       const std::string call = std::string(posted.receive ? "a receive from rank " : "a send to rank ") +
                                std::to_string(posted.peer);
@@ -107,7 +93,7 @@ void RequestWindow::settle(std::size_t slot, const MPI_Status& status, bool erro
   int received = 0;
   if (MPI_Get_count(&status, MPI_BYTE, &received) != MPI_SUCCESS) return;
   if (received == MPI_UNDEFINED || static_cast<std::size_t>(received) != posted.bytes) {
-    record(shorter_message(posted.peer, received, posted.bytes));
+    record(shorter_message_failure(posted.peer, static_cast<std::size_t>(received), posted.bytes));
   }
 }
 

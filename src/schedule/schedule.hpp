@@ -59,10 +59,14 @@ struct Round {
   std::vector<Transfer> recvs;
 };
 
-// What one rank does. `scratch_bytes` is the library scratch it needs.
+// What one rank does. `scratch_bytes` is the library scratch it needs. `metadata` lists scratch
+// ranges the library fills itself before they are sent (liu's message headers, which tell the
+// receiver what the rest of the message holds): they count as written from the start, and
+// carry no block's data.
 struct RankSchedule {
   std::vector<Round> rounds;
   std::size_t scratch_bytes = 0;
+  std::vector<Segment> metadata;
 };
 
 // Every rank's part, for the verifier, statistics and printer. The executor builds only its

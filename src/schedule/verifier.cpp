@@ -17,6 +17,8 @@ constexpr std::size_t kMaxErrors = 20;
 // Every byte carries a label: 0 for "never written", otherwise 1 + its global index
 // ((src * p + dst) * B + offset) in the conceptual p x p block matrix.
 using Label = std::uint64_t;
+// Metadata the library writes itself (RankSchedule::metadata): written, but no block's byte.
+constexpr Label kMetadata = ~Label{0};
 
 struct RankMemory {
   std::vector<Label> send, recv, scratch;
@@ -93,6 +95,14 @@ class SymbolicRun {
       m.recv.assign(recv_size, 0);
       m.recv_writes.assign(recv_size, 0);
       m.scratch.assign(s_.ranks[r].scratch_bytes, 0);
+      for (const Segment& seg : s_.ranks[r].metadata) {
+        if (seg.buffer != BufferKind::scratch || seg.offset > m.scratch.size() ||
+            seg.length > m.scratch.size() - seg.offset) {
+          error("rank " + std::to_string(r) + ": metadata " + describe(seg) + " lies outside its scratch");
+          continue;
+        }
+        std::fill_n(m.scratch.begin() + static_cast<std::ptrdiff_t>(seg.offset), seg.length, kMetadata);
+      }
       for (BufferKind kind : {BufferKind::send, BufferKind::recv, BufferKind::scratch}) {
         const std::size_t size = buffer(r, kind)->size();
         m.read_until[static_cast<std::size_t>(kind)].assign(size, -1);
@@ -418,6 +428,7 @@ class SymbolicRun {
 
   std::string origin(Label l) const {
     if (l == 0) return "nothing";
+    if (l == kMetadata) return "library metadata";
     const Label index = l - 1;
     const auto block = static_cast<std::size_t>(std::upper_bound(base_.begin(), base_.end(), index) - base_.begin()) - 1;
     return "byte " + std::to_string(index - base_[block]) + " of block " + std::to_string(block / p_) + "->" +

@@ -93,6 +93,11 @@ AutoChoice select_algorithm(const Problem& problem, const MachineCost& machine, 
   double best_us = 0.0;
   for (const Algorithm& algorithm : candidates) {
     if (algorithm.name == "auto") continue;
+    if (!algorithm.not_for_auto.empty()) {
+      choice.predictions.push_back({std::string(algorithm.name), std::nullopt,
+                                    "not considered: " + std::string(algorithm.not_for_auto), false, {}});
+      continue;
+    }
     const bool bounded = predictions == Predictions::enough_to_choose && !choice.algorithm.empty();
     const double give_up_above_us = bounded ? best_us : std::numeric_limits<double>::infinity();
     const std::vector<AlgorithmKnobs> settings =

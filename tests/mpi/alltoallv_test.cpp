@@ -1,5 +1,5 @@
 // alltoallv against MPI_Alltoallv: every algorithm that applies to blocks of different sizes
-// (empty ones included, receive blocks spaced out with canaries between them), lg and overlap on two and
+// (liu's four stages with their headers among them; empty ones included, receive blocks spaced out with canaries between them), lg and overlap on two and
 // three clusters, mlfm on a multi-layer full mesh's box of 12, a strided datatype, MPI_IN_PLACE,
 // the C API, and the argument errors.
 #include <cstdio>
@@ -69,7 +69,7 @@ AlltoallOptions with(const std::string& algorithm, const std::string& topology =
 }
 
 TEST_F(Alltoallv, FlatAlgorithmsMatchMpiAlltoallv) {
-  for (const char* name : {"direct", "shift", "pairwise", "group-shuffle", "native"}) {
+  for (const char* name : {"direct", "shift", "pairwise", "group-shuffle", "liu", "native"}) {
     expect_matches(MPI_COMM_WORLD, with(name), false);
     expect_matches(MPI_COMM_WORLD, with(name), true);
   }
@@ -117,7 +117,7 @@ TEST_F(Alltoallv, StridedDatatypeLeavesHolesAlone) {
   Exchange x = make_exchange(MPI_COMM_WORLD, false);
   std::vector<int> send(2 * x.send.size() + 1, kCanary);
   for (std::size_t i = 0; i < x.send.size(); ++i) send[2 * i] = x.send[i];
-  for (const std::string name : {"direct", "pairwise", "lg", "overlap"}) {
+  for (const std::string name : {"direct", "pairwise", "lg", "overlap", "liu"}) {
     const AlltoallOptions options = with(name, "clusters:1," + std::to_string(p - 1));
     if ((name == "lg" || name == "overlap") && p < 2) continue;
     std::vector<int> reference(2 * x.recv_size, kCanary), result(2 * x.recv_size, kCanary);
