@@ -119,6 +119,12 @@ void add_link_loads(nlohmann::json& out, const LinkLoads& loads) {
   nlohmann::json rounds = nlohmann::json::array();
   for (const RoundLinkLoads& round : loads.rounds) rounds.push_back(round.max_flows);
   out["max_flows_per_round"] = rounds;
+  out["link_load_bound"] = loads.link_load_bound;
+  if (loads.link_load_bound > 0) {
+    out["busiest_link_overall"] = {{"link", loads.busiest_overall.link},
+                                   {"direction", loads.busiest_overall.direction},
+                                   {"flows", loads.busiest_overall.flows}};
+  }
 }
 
 void print_link_loads(std::ostream& out, const LinkLoads& loads) {
@@ -126,6 +132,10 @@ void print_link_loads(std::ostream& out, const LinkLoads& loads) {
   if (loads.max_flows_per_link > 0) out << " (" << describe(loads.worst) << ", round " << loads.worst_round << ")";
   out << "; " << loads.rounds_with_shared_links << " of " << loads.rounds.size()
       << " rounds put two flows or more on a link\n";
+  if (loads.link_load_bound > 0) {
+    out << "lower bound: " << loads.link_load_bound << " flows on a link in some round (" << describe(loads.busiest_overall)
+        << " flows over the whole schedule, " << loads.rounds.size() << " rounds)\n";
+  }
   for (std::size_t t = 0; t < loads.rounds.size(); ++t) {
     out << "  round " << t << ": ";
     if (loads.rounds[t].busiest.empty()) out << "no link";

@@ -4,7 +4,9 @@
 // the lowest time predicted by the calibrated cost model, shows every prediction, then goes on
 // with the chosen algorithm. --op scatter|gather --root R shows a rooted operation's schedule
 // (blocks of --block-bytes each at the root, in rank order). --network PLATFORM.xml --links
-// counts the flows the schedule puts on every link of the platform's network, round by round.
+// counts the flows the schedule puts on every link of the platform's network, round by round,
+// with the lower bound of the worst load (the busiest link's flows over the rounds); the network
+// also gives linkaware its routes.
 // For a scatter or gather, --calibration FILE with any algorithm also prints Kandalla et al.'s
 // model of it (the root's messages per level, C3 C2 C1, and their predicted time).
 #include <CLI/CLI.hpp>
@@ -205,6 +207,13 @@ int main(int argc, char** argv) {
     problem.knobs.group_width = group_width;
   }
   problem.knobs.stripes = stripes;
+  // With --network, algorithms that read routes (linkaware) take the platform's, not the tree the
+  // topology implies.
+  NetworkPlacement placement;
+  if (network) {
+    placement = {&*network, rank_hosts};
+    problem.network = &placement;
+  }
   std::optional<AutoChoice> choice;
   double all_us = 0.0, choose_us = 0.0;  // time to predict every algorithm, and to choose only
   if (choose) {

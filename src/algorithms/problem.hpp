@@ -1,12 +1,14 @@
 // What a schedule is built for: the operation, the number of ranks, the layout of the blocks
 // (and the root, for scatter and gather), the knobs an algorithm may read, and (for
-// topology-aware algorithms) the machine's hierarchy.
+// topology-aware algorithms) the machine's hierarchy and, where known, its network.
 #pragma once
 
 #include <compare>
 #include <cstddef>
 #include <string>
+#include <vector>
 
+#include "network/network.hpp"
 #include "schedule/block_map.hpp"
 #include "schedule/operation.hpp"
 #include "schedule/schedule.hpp"
@@ -22,6 +24,13 @@ struct AlgorithmKnobs {
   unsigned topo_linear_phases = 0;    // topo: bit l set: phase l is a star, not a binomial tree
   unsigned topo_skipped_levels = 0;   // topo: bit l set: topology level l has no phase (no leaders)
   friend auto operator<=>(const AlgorithmKnobs&, const AlgorithmKnobs&) = default;
+};
+
+// The network the ranks run on, for algorithms that read its routes (linkaware): rank r runs on
+// host host_of_rank[r] of `network`.
+struct NetworkPlacement {
+  const network::Network* network = nullptr;
+  std::vector<int> host_of_rank;
 };
 
 // Whether an algorithm applies to a problem: "not applicable" is an answer, not an error.
@@ -41,6 +50,7 @@ struct Problem {
   const BlockMap* blocks = nullptr;
   Operation operation = Operation::alltoall;
   int root = 0;  // scatter, gather and their v forms
+  const NetworkPlacement* network = nullptr;  // null: not known (the tools attach a platform's)
 
   // A scatter or gather (or its v form) over `layout`, whose root it takes.
   static Problem rooted(Operation operation, const RootedBlocks& layout, const Topology* topology = nullptr) {

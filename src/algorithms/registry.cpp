@@ -4,6 +4,7 @@
 
 #include "algorithms/flat_algorithms.hpp"
 #include "algorithms/lg.hpp"
+#include "algorithms/linkaware.hpp"
 #include "algorithms/liu.hpp"
 #include "algorithms/mlfm.hpp"
 #include "algorithms/overlap.hpp"
@@ -61,6 +62,12 @@ constexpr Algorithm kMlfm{.name = "mlfm",
                           .supports = supports_mlfm,
                           .plan = plan_mlfm,
                           .needs_topology = true};
+constexpr Algorithm kLinkaware{.name = "linkaware",
+                               .summary = "p-1 phases built from the routes (a network's, or the topology as a tree) "
+                                          "to keep the most flows on a link low, for any allocation",
+                               .supports = supports_linkaware,
+                               .plan = plan_linkaware,
+                               .needs_topology = true};
 constexpr Algorithm kLiu{.name = "liu",
                          .summary = "four stages over a grid of the ranks: spread every rank's data evenly (rows, "
                                     "then columns), then deliver it (rows, then columns); sizes travel in headers",
@@ -93,9 +100,9 @@ constexpr Algorithm kTopo{.name = "topo",
 constexpr Algorithm kNativeRooted{.name = "native", .summary = "the MPI library's own algorithm", .supports = always};
 
 constexpr std::array kTotalExchange = {kDirect, kShift, kPairwise, kGroupShuffle, kBruck,
-                                       kLg, kOverlap, kMlfm, kNativeAlltoall};
+                                       kLg, kOverlap, kMlfm, kLinkaware, kNativeAlltoall};
 constexpr std::array kIrregularExchange = {kDirect, kShift, kPairwise, kGroupShuffle, kBruck,
-                                           kLg, kOverlap, kMlfm, kLiu, kNativeAlltoall};
+                                           kLg, kOverlap, kMlfm, kLinkaware, kLiu, kNativeAlltoall};
 constexpr std::array kRooted = {kLinear, kBinomial, kTopo, kNativeRooted};
 
 }  // namespace

@@ -1,6 +1,7 @@
 // alltoallv against MPI_Alltoallv: every algorithm that applies to blocks of different sizes
-// (liu's four stages with their headers among them; empty ones included, receive blocks spaced out with canaries between them), lg and overlap on two and
-// three clusters, mlfm on a multi-layer full mesh's box of 12, a strided datatype, MPI_IN_PLACE,
+// (liu's four stages with their headers among them; empty ones included, receive blocks spaced
+// out with canaries between them), lg and overlap on two and three clusters, mlfm and linkaware
+// on a multi-layer full mesh's box of 12, a strided datatype, MPI_IN_PLACE,
 // the C API, and the argument errors.
 #include <cstdio>
 #include <numeric>
@@ -78,13 +79,15 @@ TEST_F(Alltoallv, FlatAlgorithmsMatchMpiAlltoallv) {
   expect_matches(MPI_COMM_WORLD, bounded, true);
 }
 
-// mlfm on the MLFM paper's smallest job (12 ranks: 2 layers, 3 columns, 2 slots), its ranks in
-// box order and reversed.
+// mlfm and linkaware on the MLFM paper's smallest job (12 ranks: 2 layers, 3 columns, 2 slots),
+// its ranks in box order and reversed.
 TEST_F(Alltoallv, MlfmOnABoxOfTwelveMatchesMpiAlltoallv) {
   if (size_of(MPI_COMM_WORLD) != 12) GTEST_SKIP() << "the box has 12 servers";
   for (bool reversed : {false, true}) {
     const std::string path = write_mlfm_box_topology(2, 3, 2, reversed);
-    for (bool large : {false, true}) expect_matches(MPI_COMM_WORLD, with("mlfm", path), large);
+    for (const char* algorithm : {"mlfm", "linkaware"}) {
+      for (bool large : {false, true}) expect_matches(MPI_COMM_WORLD, with(algorithm, path), large);
+    }
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank_in(MPI_COMM_WORLD) == 0) std::remove(path.c_str());
   }

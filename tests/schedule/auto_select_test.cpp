@@ -169,7 +169,7 @@ TEST(AutoSelect, ListsEveryAlgorithmAndSaysWhyNot) {
   const AutoChoice choice = select_algorithm(Problem{8, 64, nullptr, {}}, test_machines::fast_crossbar());
   ASSERT_EQ(choice.predictions.size(), algorithms_for(Operation::alltoall).size());
   for (const AlgorithmPrediction& p : choice.predictions) {
-    if (p.algorithm == "lg" || p.algorithm == "overlap" || p.algorithm == "mlfm") {
+    if (p.algorithm == "lg" || p.algorithm == "overlap" || p.algorithm == "mlfm" || p.algorithm == "linkaware") {
       EXPECT_NE(p.note.find("not applicable"), std::string::npos) << p.note;
     } else if (p.algorithm == "native") {
       EXPECT_NE(p.note.find("not modelled"), std::string::npos) << p.note;

@@ -1,0 +1,31 @@
+// linkaware: a total exchange in phases built from the routes between the ranks so that no link
+// carries more flows in a phase than it must, for any allocation on any routed network (issue 14
+// part 3); the algorithm is in linkaware.cpp. Here: the phases as a pure function of the routes
+// (the tests check them link by link), and the registry's entry points.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "algorithms/problem.hpp"
+#include "algorithms/rank_routes.hpp"
+#include "algorithms/round_plan.hpp"
+
+namespace topocoll {
+
+struct LinkawarePhases {
+  // destination[phase][rank]: whom rank sends to in the phase; source[phase][rank] whom it
+  // receives from. p - 1 phases, each a permutation without fixed points.
+  std::vector<std::vector<int>> destination;
+  std::vector<std::vector<int>> source;
+  int worst_load = 0;  // the most flows on one capacity in one phase
+  int bound = 0;       // ceil(most crossings of one capacity / phases): no p - 1 phases do better
+};
+
+// The phases for `routes` (p >= 2). Deterministic: every rank computes the same ones.
+LinkawarePhases linkaware_phases(const RankRoutes& routes);
+
+Applicability supports_linkaware(const Problem& problem);
+std::unique_ptr<RoundPlan> plan_linkaware(const Problem& problem);
+
+}  // namespace topocoll

@@ -1,0 +1,49 @@
+// The routes between every pair of ranks as lists of capacity ids, for algorithms that spread
+// flows over links (linkaware). Two sources: the network the problem carries (its routes, the
+// capacities link_loads counts), or else the problem's topology read as a tree of switches: each
+// group a switch joined to its parent's by one duplex link (its two directions two capacities),
+// each rank joined to its innermost group's switch by one, a message climbing from its sender's
+// innermost group to the outermost level where the two ranks differ and down again. The tree is
+// what topocoll knows without a network (a real MPI run); for a multi-layer full mesh it is not
+// the mesh (levels column, layer, slot read as switches), so flows it keeps apart may meet there.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "algorithms/problem.hpp"
+
+namespace topocoll {
+
+class RankRoutes {
+ public:
+  // Every ordered pair's route; the capacity ids are dense, below `capacities`.
+  RankRoutes(int size, int capacities, std::vector<std::vector<int>> routes);
+
+  int size() const { return size_; }
+  int capacities() const { return capacities_; }
+  // The capacities a message from rank `from` to rank `to` fills (none when they share a host).
+  std::span<const int> route(int from, int to) const {
+    const std::size_t pair = static_cast<std::size_t>(from) * static_cast<std::size_t>(size_) + static_cast<std::size_t>(to);
+    return {ids_.data() + first_[pair], ids_.data() + first_[pair + 1]};
+  }
+  // How many of the p(p-1) messages of a total exchange cross each capacity.
+  std::vector<long long> crossings() const;
+  // What the routes were read from, for the plan's description.
+  std::string source;
+
+ private:
+  int size_ = 0;
+  int capacities_ = 0;
+  std::vector<std::size_t> first_;  // pair -> its first id in ids_ (p*p + 1 entries)
+  std::vector<int> ids_;
+};
+
+// The routes of `problem`'s ranks: from problem.network when set, else from problem.topology as a
+// tree; nullopt (with `why_not`) when it has neither or they do not describe its ranks.
+std::optional<RankRoutes> rank_routes(const Problem& problem, std::string* why_not);
+
+}  // namespace topocoll
