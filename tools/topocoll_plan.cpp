@@ -3,12 +3,14 @@
 // the schedule verifier as well. --algorithm auto --calibration FILE picks the algorithm with
 // the lowest time predicted by the calibrated cost model, shows every prediction, then goes on
 // with the chosen algorithm. --op scatter|gather --root R shows a rooted operation's schedule
-// (blocks of --block-bytes each at the root, in rank order). --network PLATFORM.xml --links
+// (blocks of --block-bytes each at the root, in rank order); --op alltoallv the same blocks as
+// alltoall through alltoallv's registry (which adds liu). --network PLATFORM.xml --links
 // counts the flows the schedule puts on every link of the platform's network, round by round,
 // with the lower bound of the worst load (the busiest link's flows over the rounds); the network
 // also gives linkaware its routes.
 // For a scatter or gather, --calibration FILE with any algorithm also prints Kandalla et al.'s
-// model of it (the root's messages per level, C3 C2 C1, and their predicted time).
+// model of it (the root's messages per level, C3 C2 C1, and their predicted time); for alltoall
+// and alltoallv, Liu's flat model (start-ups, L_max and the predicted time).
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <iomanip>
@@ -20,6 +22,7 @@
 #include "plan_machine.hpp"
 #include "platform_description.hpp"
 #include "select/auto_select.hpp"
+#include "model/liu_flat_cost.hpp"
 #include "model/root_path_cost.hpp"
 #include "model/tam_wang.hpp"
 #include "schedule/printer.hpp"
@@ -107,8 +110,8 @@ int main(int argc, char** argv) {
   int np = 0;
   bool links = false;
   double contention = 1.0;
-  app.add_option("--op", op, "collective operation: alltoall, scatter or gather")
-      ->check(CLI::IsMember({"alltoall", "scatter", "gather"}))
+  app.add_option("--op", op, "collective operation: alltoall, alltoallv (blocks of --block-bytes each), scatter or gather")
+      ->check(CLI::IsMember({"alltoall", "alltoallv", "scatter", "gather"}))
       ->capture_default_str();
   app.add_option("--root,-r", root, "scatter, gather: the root rank")->check(CLI::NonNegativeNumber)->capture_default_str();
   app.add_option("--algorithm,-a", algorithm_name, "algorithm name (--list shows them), or auto");
@@ -155,7 +158,7 @@ int main(int argc, char** argv) {
   const Operation operation = *operation_named(op);
   const bool choose = algorithm_name == "auto";
   std::optional<Calibration> calibration;
-  if (choose || (is_rooted(operation) && !calibration_path.empty())) {
+  if (choose || !calibration_path.empty()) {
     std::string why;
     if (calibration_path.empty()) why = "--algorithm auto needs --calibration FILE";
     if (!why.empty() || !(calibration = load_calibration(calibration_path, &why))) {
@@ -206,6 +209,10 @@ int main(int argc, char** argv) {
     problem.block_bytes = block_bytes;
     problem.knobs.group_width = group_width;
   }
+  if (operation == Operation::alltoallv) {
+    problem.blocks = &uniform_layout;
+    problem.operation = operation;
+  }
   problem.knobs.stripes = stripes;
   // With --network, algorithms that read routes (linkaware) take the platform's, not the tree the
   // topology implies.
@@ -250,6 +257,8 @@ int main(int argc, char** argv) {
   if (verify_it) verdict = verify(schedule, layout);
   std::optional<LinkLoads> loads;
   if (links) loads = link_loads(schedule, *network, rank_hosts);
+  std::optional<LiuFlatCost> flat;
+  if (!is_rooted(operation) && calibration) flat = liu_flat_cost(schedule, LiuFlatParams::of(calibration->machine()));
   std::optional<RootPathCost> root_path;
   if (is_rooted(operation) && calibration) {
     const MachineCost machine_cost = calibration->machine();
@@ -271,6 +280,11 @@ int main(int argc, char** argv) {
     out["predicted_us_tam_wang_table1"] = predict_tam_wang_us(*algorithm, problem, model);
     if (choice) out["auto"] = auto_choice_json(*choice, calibration_path, all_us, choose_us);
     if (root_path) out["root_path_model"] = root_path_json(*root_path, contention);
+    if (flat) {
+      out["liu_flat_model"] = {{"predicted_us", flat->predicted_us},
+                               {"startups", flat->startups},
+                               {"max_traffic_bytes", flat->max_traffic}};
+    }
     if (loads) tools::add_link_loads(out, *loads);
     if (verify_it) {
       out["verified"] = verdict.ok;
@@ -282,7 +296,7 @@ int main(int argc, char** argv) {
     std::cout << op << ' ' << algorithm_name << " on " << topology->describe() << ", " << block_bytes
               << " bytes per block: " << stats.rounds << " rounds, " << stats.total.messages << " messages ("
               << stats.cross.messages << " across " << topology->levels().front() << "s), " << stats.total.bytes
-              << " bytes\n";
+              << " bytes, at most " << stats.max_messages_per_rank << " messages sent by one rank\n";
     if (stats.by_level.size() > 2) {
       // Kandalla et al.'s C3, C2, C1 for a switch tree: messages by the outermost level they cross.
       std::cout << "messages by the outermost level they cross:";
@@ -295,6 +309,10 @@ int main(int argc, char** argv) {
       std::cout << '\n';
     }
     if (root_path) print_root_path(*root_path, contention);
+    if (flat) {
+      std::cout << "Liu's flat model (" << calibration_path << "): " << flat->predicted_us << " us, "
+                << flat->startups << " start-ups on the critical path, L_max " << flat->max_traffic << " bytes\n";
+    }
     print_schedule_text(std::cout, schedule);
     if (loads) tools::print_link_loads(std::cout, *loads);
     if (verify_it) std::cout << verdict.summary() << '\n';

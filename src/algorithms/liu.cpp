@@ -104,20 +104,30 @@ std::vector<LiuPiece> liu_spread(const LiuGrid& grid, int rank, std::span<const 
   std::uint64_t total = 0;
   for (int d = 0; d < p; ++d)
     if (d != rank) total += send_bytes[static_cast<std::size_t>(d)];
+  const std::uint64_t part_size = (total + static_cast<std::uint64_t>(p) - 1) / static_cast<std::uint64_t>(p);
   std::vector<LiuPiece> pieces;
   std::uint64_t block_start = 0;  // where the current block begins in the stream
   int part = 0;
+  const auto advance_to = [&](std::uint64_t at) {
+    while (part + 1 < p && part_start(total, part + 1, p) <= at) ++part;
+  };
   for (int d = 0; d < p; ++d) {
     const std::uint64_t length = send_bytes[static_cast<std::size_t>(d)];
     if (d == rank || length == 0) continue;
     const std::uint64_t block_end = block_start + length;
-    std::uint64_t at = block_start;
-    while (at < block_end) {
-      while (part + 1 < p && part_start(total, part + 1, p) <= at) ++part;
-      const std::uint64_t part_end = part + 1 < p ? part_start(total, part + 1, p) : total;
-      const std::uint64_t end = std::min(block_end, part_end);
-      pieces.push_back({rank, d, part, at - block_start, end - at});
-      at = end;
+    advance_to(block_start);
+    if (length <= 2 * part_size) {
+      // A block up to two parts long goes whole, with the part where it starts: one header entry
+      // instead of two or three (uniform blocks are a little longer than a part), and no part
+      // carries more than three times its share.
+      pieces.push_back({rank, d, part, 0, length});
+    } else {
+      for (std::uint64_t at = block_start; at < block_end; advance_to(at)) {
+        const std::uint64_t part_end = part + 1 < p ? part_start(total, part + 1, p) : total;
+        const std::uint64_t end = std::min(block_end, part_end);
+        pieces.push_back({rank, d, part, at - block_start, end - at});
+        at = end;
+      }
     }
     block_start = block_end;
   }

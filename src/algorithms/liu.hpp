@@ -57,8 +57,10 @@ struct LiuPiece {
 };
 
 // Rank `rank`'s outgoing data (its blocks to the other ranks, in destination order; the block
-// to itself is a local copy) cut into p parts of equal size, part k through rank k, as pieces.
-// `send_bytes[d]` is the size of the rank's block to d.
+// to itself is a local copy) cut into p parts of equal size, part k through rank k, as pieces:
+// a block longer than two parts is cut at the parts' boundaries, a shorter one goes whole with
+// the part where it starts (so a part carries at most three times its share). `send_bytes[d]` is the
+// size of the rank's block to d.
 std::vector<LiuPiece> liu_spread(const LiuGrid& grid, int rank, std::span<const std::size_t> send_bytes);
 
 // Where `holder` sends `piece` in `stage` (itself: the piece stays).
