@@ -92,5 +92,30 @@ TEST(Tuning, AutoUsesTheTableWhereItCovers) {
             "direct");
 }
 
+// The table is keyed by the call's own operation: an alltoallv (priced through its uniform
+// alltoall stand-in) finds the alltoallv entry, not the alltoall one; a gather finds its entry
+// by the root's block size.
+TEST(Tuning, TheCallsOwnOperationKeysTheTable) {
+  const Topology topology = test_machines::two_clusters(7, 9);
+  const std::string shape = topology_shape(topology);
+  const Calibration calibration =
+      machine_with({Decision{Operation::alltoallv, 16, shape, 1, 4096, "pairwise", {}},
+                    Decision{Operation::gather, 16, shape, 64, 64, "native", {}}});
+  const Problem uniform{16, 2048, &topology, {}};
+  const auto alltoallv = algorithms_for(Operation::alltoallv);
+  const AutoRun v = choose_for_call(Operation::alltoallv, 2048, uniform, calibration, alltoallv);
+  EXPECT_EQ(v.algorithm, "pairwise");
+  EXPECT_NE(v.chosen_by.find("(alltoallv, 16 ranks"), std::string::npos) << v.chosen_by;
+  EXPECT_EQ(choose_for_call(Operation::alltoall, 2048, uniform, calibration, algorithms_for(Operation::alltoall)).chosen_by,
+            "the cost model");
+
+  const RootedBlocks layout = RootedBlocks::uniform(RootedBlocks::Flow::to_root, 0, 16, 64);
+  const Problem gather = Problem::rooted(Operation::gather, layout, &topology);
+  EXPECT_EQ(choose_for_call(Operation::gather, 64, gather, calibration, algorithms_for(Operation::gather)).algorithm,
+            "native");
+  EXPECT_EQ(choose_for_call(Operation::gather, 65, gather, calibration, algorithms_for(Operation::gather)).chosen_by,
+            "the cost model");
+}
+
 }  // namespace
 }  // namespace topocoll
