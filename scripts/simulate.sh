@@ -28,8 +28,9 @@ Options:
                      CM02          SimGrid's plain max-min flow model, factors 1
                      SMPI-default  SMPI with its calibrated factor tables (latency x11.6 for
                                    messages of 64 KiB and more)
-  --program NAME   the SMPI program to run: topocoll-bench (default) or topocoll-calibrate
-                   (scripts/calibrate.sh), with the same pinned configuration
+  --program NAME   the SMPI program to run: topocoll-bench (default), topocoll-calibrate
+                   (scripts/calibrate.sh) or topocoll-tune (docs/tuning.md), with the same
+                   pinned configuration
   --cfg KEY:VALUE  an extra SimGrid setting, given after the pinned ones (so it overrides
                    them); may be repeated, e.g. --cfg network/crosstraffic:1
   --hostfile FILE  the job's hostfile instead of the one beside the platform (a job on some of
@@ -152,8 +153,8 @@ slots=$(awk -F: 'NF && $1 !~ /^#/ { n += (NF > 1 ? $2 : 1) } END { print n + 0 }
 ((np <= slots)) || die "NP=$np exceeds the $slots host slots of $hostfile"
 
 case "$program" in
-  topocoll-bench|topocoll-calibrate) bench="$repo/build/smpi/tools/$program" ;;
-  *) die "unknown --program '$program': use topocoll-bench or topocoll-calibrate" ;;
+  topocoll-bench|topocoll-calibrate|topocoll-tune) bench="$repo/build/smpi/tools/$program" ;;
+  *) die "unknown --program '$program': use topocoll-bench, topocoll-calibrate or topocoll-tune" ;;
 esac
 if [[ ! -x "$bench" ]]; then
   echo "# simulate.sh: $bench is missing; building build/smpi" >&2

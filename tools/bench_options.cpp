@@ -32,12 +32,6 @@ constexpr int kWarmupSmall = 200;
 constexpr int kWarmupLarge = 10;
 constexpr int kIntMax = std::numeric_limits<int>::max();
 
-#ifdef TOPOCOLL_SMPI
-constexpr bool kBuiltForSmpi = true;
-#else
-constexpr bool kBuiltForSmpi = false;
-#endif
-
 std::size_t parse_byte_count(const std::string& text, const std::string& option, const std::string& what) {
   std::size_t value = 0;
   const char* end = text.data() + text.size();
@@ -121,8 +115,10 @@ Repetitions (--repeat N): at each size every algorithm is validated once, then i
   then shows the median over the N repetitions of the repetition's avg, min and max; the spread
   and the per-repetition ratios to the baseline go to --statistics (CSV), every repetition to
   --repetitions (CSV).
-auto: what it runs at each size is said on standard error with --format csv ("auto at N bytes
-  per block runs X"), as a '# N bytes: auto runs X' line of the table with --format osu.
+auto: what it runs at each size, and what chose it (the cost model, or the calibration's
+  decision table from topocoll-tune), is said on standard error with --format csv ("auto at N
+  bytes per block runs X, chosen by the cost model"), as a '# N bytes: auto runs X, chosen by
+  ...' line of the table with --format osu.
 Busy network (--background-ranks N): the job's last N ranks (the hostfile's last N lines) are
   a background job; the measured ranks are the others, and np is theirs. Each background rank
   sends --background-bytes to every background rank in another group of the outermost level of
@@ -141,6 +137,7 @@ Examples:
 }  // namespace
 
 std::vector<std::size_t> BenchOptions::message_sizes() const {
+  if (!size_list.empty()) return size_list;
   std::vector<std::size_t> sizes;
   std::size_t size = min_bytes;
   if (size == 0) {

@@ -12,6 +12,13 @@
 
 namespace topocoll::bench {
 
+// Whether this is the SMPI build (simulated time, shared buffers), for options that need it.
+#ifdef TOPOCOLL_SMPI
+inline constexpr bool kBuiltForSmpi = true;
+#else
+inline constexpr bool kBuiltForSmpi = false;
+#endif
+
 enum class OutputFormat { osu, csv };
 
 struct BenchOptions {
@@ -19,6 +26,7 @@ struct BenchOptions {
   int root = 0;                     // --root: scatter, gather and their v forms
   std::size_t min_bytes = 1;        // -m MIN:MAX, bytes per block
   std::size_t max_bytes = 1 << 20;
+  std::vector<std::size_t> size_list;  // a tool that names its sizes (topocoll-tune): these, not the sweep
   std::optional<int> iterations;    // -i; unset: OSU's 1000 (small) / 100 (large)
   std::optional<int> warmup;        // -x; unset: OSU's 200 (small) / 10 (large)
   std::vector<std::string> algorithms;
@@ -45,7 +53,8 @@ struct BenchOptions {
   std::size_t background_bytes = 4u << 20;  // --background-bytes: its bytes per pair of ranks
   std::optional<TrafficPattern> pattern;    // --pattern, --seed: alltoallv's per-pair sizes
 
-  // min, 2*min, 4*min, ... up to max (as in the OSU benchmarks); a size of 0 is followed by 1.
+  // size_list when set, else min, 2*min, 4*min, ... up to max (as in the OSU benchmarks); a size
+  // of 0 is followed by 1.
   std::vector<std::size_t> message_sizes() const;
   int iterations_for(std::size_t bytes) const;
   int warmup_for(std::size_t bytes) const;

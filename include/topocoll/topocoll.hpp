@@ -40,6 +40,10 @@ struct CollectiveOptions {
   std::string calibration;
   // When not null, receives the name of the algorithm that ran (what auto chose), on success.
   std::string* chosen_algorithm = nullptr;
+  // When not null, receives on success what made auto's choice: "the cost model", or the
+  // calibration's decision table entry that covers the call ("the tuning table (alltoall, 16
+  // ranks, node:1x16, 1024-65535 bytes per block)"; docs/tuning.md); empty when no auto ran.
+  std::string* chosen_by = nullptr;
 
   struct GroupShuffle {
     int group_width = 4;  // partners per round (the paper's w)

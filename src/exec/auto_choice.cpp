@@ -65,11 +65,13 @@ MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_
       // For the v forms only the algorithms that take blocks of different sizes.
       if (a.has_schedule() && (!variable || a.supports(call.problem).ok)) candidates.push_back(a);
     }
-    cached = state.auto_choices().emplace(key, choose_algorithm(uniform, calibration->machine(), candidates)).first;
+    cached = state.auto_choices().emplace(key, choose_for_call(op, block_bytes, uniform, *calibration, candidates)).first;
   }
   call.algorithm = find_algorithm(op, cached->second.algorithm);
   call.problem.knobs = cached->second.knobs;
+  call.auto_chosen_by = cached->second.chosen_by;
   if (call.algorithm == nullptr) return Failure{MPI_ERR_INTERN, "auto chose an unknown algorithm"};
+  call.native = !call.algorithm->has_schedule();  // the decision table may name the MPI library's own
   return std::nullopt;
 }
 

@@ -4,7 +4,9 @@
 // sizes each rank knows only in part, the problem is the uniform operation of the same total
 // volume (one MPI_Allreduce of the bytes sent), among the algorithms that apply to blocks of
 // different sizes. Scatter and gather choose among their own registry (topo with a binomial
-// tree or a star in each phase). Choices are cached per communicator.
+// tree or a star in each phase). Where the calibration's decision table covers the call (its
+// operation, the communicator's size and topology shape, the block size), auto runs the table's
+// algorithm instead, `native` included. Choices are cached per communicator.
 #pragma once
 
 #include <mpi.h>
@@ -18,7 +20,8 @@
 
 namespace topocoll::exec {
 
-// Sets call.algorithm and its knobs (and call.problem.topology). `variable_bytes_sent`: for the
+// Sets call.algorithm and its knobs, call.auto_chosen_by, call.native when the table named the
+// MPI library's own (and call.problem.topology). `variable_bytes_sent`: for the
 // v forms, the bytes this rank sends in all; ignored for the uniform operations.
 MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_comm,
                           std::size_t variable_bytes_sent = 0);

@@ -46,6 +46,7 @@ struct CheckedCall {
   const Algorithm* algorithm = nullptr;  // null while `auto` has not chosen
   bool auto_select = false;   // `auto`: the algorithm is chosen once the topology is known
   bool native = false;        // the MPI library's own implementation of the operation
+  std::string auto_chosen_by;  // auto: "the cost model", or the decision table's entry
   std::string calibration_path;  // auto: options.calibration, or TOPOCOLL_CALIBRATION
   std::string topology_spec;     // options.topology, or TOPOCOLL_TOPOLOGY when that is empty
   int rank = 0;

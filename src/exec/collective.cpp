@@ -94,6 +94,7 @@ MaybeFailure run_schedule(const CallArguments& arguments, CheckedCall& call, Cal
   if (call.auto_select) {
     if (auto failure = state->private_comm(private_comm)) return failure;
     if (auto failure = resolve_auto(*state, call, private_comm, bytes_sent(call))) return failure;
+    if (call.native) return std::nullopt;  // the decision table named the MPI library's own: run_checked runs it
     if (!call.algorithm->needs_topology) {
       if (auto failure = check_applies(call)) return failure;
     }
@@ -123,6 +124,18 @@ MaybeFailure run_schedule(const CallArguments& arguments, CheckedCall& call, Cal
   return buffers.stage_out(arguments, call, private_comm);
 }
 
+// The MPI library's own call: asked for by name, or auto's decision table named it.
+int run_native(const CallArguments& arguments, const CollectiveOptions& options) {
+  const int rc = call_native(arguments);
+  if (rc != MPI_SUCCESS) {
+    const std::string what = std::string(to_string(arguments.operation)) + " (native): " +
+                             native_call_name(arguments.operation);
+    record_failure(mpi_call_failure(what.c_str(), rc));
+  }
+  if (rc == MPI_SUCCESS && options.chosen_algorithm != nullptr) *options.chosen_algorithm = "native";
+  return rc;
+}
+
 int run_checked(const CallArguments& arguments, const CollectiveOptions& options) {
   const std::string op(to_string(arguments.operation));
   if (!mpi_is_active()) {
@@ -142,15 +155,7 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
   }
   // By MPI's matching signatures every rank has nothing to move: nothing to do.
   if (!is_variable(call.operation) && call.block_bytes == 0) return MPI_SUCCESS;
-  if (call.native) {
-    const int rc = call_native(arguments);
-    if (rc != MPI_SUCCESS) {
-      const std::string what = op + " (native): " + native_call_name(arguments.operation);
-      record_failure(mpi_call_failure(what.c_str(), rc));
-    }
-    if (rc == MPI_SUCCESS && options.chosen_algorithm != nullptr) *options.chosen_algorithm = "native";
-    return rc;
-  }
+  if (call.native) return run_native(arguments, options);
   call.topology_spec = topology_spec_of(options);
   call.calibration_path = calibration_path_of(options);
   if (auto run_failure = run_schedule(arguments, call, blocks)) {
@@ -159,6 +164,12 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
     run_failure->message = op + " (" + requested + "): " + run_failure->message;
     return report_failure(arguments.comm, *run_failure);
   }
+  if (call.native) {  // auto, from the decision table
+    const int rc = run_native(arguments, options);
+    if (rc == MPI_SUCCESS && options.chosen_by != nullptr) *options.chosen_by = call.auto_chosen_by;
+    return rc;
+  }
+  if (options.chosen_by != nullptr) *options.chosen_by = call.auto_chosen_by;
   if (options.chosen_algorithm != nullptr) *options.chosen_algorithm = call.algorithm->name;
   return MPI_SUCCESS;
 }

@@ -65,11 +65,13 @@ CallShape describe_call(MPI_Comm comm, Operation operation, std::size_t block_by
 }
 
 void say_topocoll_answers(const InterposeConfig& config, const EntryPoint& op, MPI_Comm comm,
-                          const std::string& algorithm) {
+                          const std::string& algorithm, const std::string& chosen_by) {
   if (!config.verbose) return;
   std::string how = op.choice().requested;
   // (auto without a calibration is the MPI library's: say_mpi_answers.)
   if (how == "auto") how = "auto with TOPOCOLL_CALIBRATION=" + config.calibration;
+  // The model's choice, or the decision table's (which may name the MPI library's own).
+  if (!chosen_by.empty()) how += ", chosen by " + chosen_by;
   say_once(comm, answer_note(op.operation, true), Speakers::rank_zero,
            std::string(op.name()) + " on " + describe_communicator(comm) + ": answered by topocoll, algorithm '" +
                algorithm + "' (" + op.variable() + "=" + how + ")");
@@ -90,10 +92,11 @@ void say_mpi_answers(const InterposeConfig& config, const EntryPoint& op, MPI_Co
 
 // Runs topocoll and says which algorithm answered (auto says what it chose).
 int run_by_topocoll(const InterposeConfig& config, const EntryPoint& op, MPI_Comm comm, CollectiveOptions options) {
-  std::string chosen;
+  std::string chosen, chosen_by;
   options.chosen_algorithm = &chosen;
+  options.chosen_by = &chosen_by;
   const int rc = op.by_topocoll_run(options);
-  if (rc == MPI_SUCCESS) say_topocoll_answers(config, op, comm, chosen.empty() ? options.algorithm : chosen);
+  if (rc == MPI_SUCCESS) say_topocoll_answers(config, op, comm, chosen.empty() ? options.algorithm : chosen, chosen_by);
   return rc;
 }
 

@@ -122,12 +122,26 @@ AutoChoice select_algorithm(const Problem& problem, const Calibration& calibrati
 AutoRun choose_algorithm(const Problem& problem, const MachineCost& machine,
                         std::span<const Algorithm> candidates) {
   const AutoChoice choice = select_algorithm(problem, machine, Predictions::enough_to_choose, candidates);
-  if (choice.algorithm.empty()) return {std::string(default_algorithm(problem.operation)), problem.knobs};
-  return {choice.algorithm, choice.knobs};
+  if (choice.algorithm.empty()) return {std::string(default_algorithm(problem.operation)), problem.knobs, "the default"};
+  return {choice.algorithm, choice.knobs, "the cost model"};
 }
 
 AutoRun choose_algorithm(const Problem& problem, const Calibration& calibration) {
   return choose_algorithm(problem, calibration.machine(), algorithms_for(problem.operation));
+}
+
+AutoRun choose_for_call(Operation operation, std::size_t block_bytes, const Problem& problem,
+                        const Calibration& calibration, std::span<const Algorithm> candidates) {
+  if (!calibration.decisions.empty() && problem.topology != nullptr) {
+    const Decision* decision = find_decision(calibration.decisions, operation, problem.size,
+                                             topology_shape(*problem.topology), block_bytes);
+    const bool runnable = decision != nullptr &&
+                          (decision->algorithm == "native" ||
+                           std::any_of(candidates.begin(), candidates.end(),
+                                       [&](const Algorithm& a) { return a.name == decision->algorithm; }));
+    if (runnable) return {decision->algorithm, problem.knobs, describe_decision(*decision)};
+  }
+  return choose_algorithm(problem, calibration.machine(), candidates);
 }
 
 }  // namespace topocoll

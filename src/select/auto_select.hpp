@@ -54,11 +54,20 @@ AutoChoice select_algorithm(const Problem& problem, const Calibration& calibrati
 struct AutoRun {
   std::string algorithm;
   AlgorithmKnobs knobs;
+  std::string chosen_by;  // "the cost model", or the decision table's entry (describe_decision)
 };
 AutoRun choose_algorithm(const Problem& problem, const Calibration& calibration);
 // The same on a machine, among `candidates` (the executor's, for the v forms).
 AutoRun choose_algorithm(const Problem& problem, const MachineCost& machine,
                         std::span<const Algorithm> candidates);
+
+// What auto runs for one call: the calibration's decision table where an entry covers the call
+// (its `operation`, which for the v forms differs from the uniform stand-in `problem`; the
+// communicator's size; the shape of problem.topology; `block_bytes`, the v forms' average block),
+// with the problem's knobs; the table may name `native`. Where no entry covers it, or the entry
+// names an algorithm outside `candidates`, the model's choice among them.
+AutoRun choose_for_call(Operation operation, std::size_t block_bytes, const Problem& problem,
+                        const Calibration& calibration, std::span<const Algorithm> candidates);
 
 // "overlap with 2 stripes", or the bare name: how tools print what auto runs.
 std::string describe_run(const std::string& algorithm, const AlgorithmKnobs& knobs,

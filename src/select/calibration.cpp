@@ -9,64 +9,16 @@
 #include <sstream>
 #include <tuple>
 
+#include "select/decision_table_json.hpp"
+#include "select/json_fields.hpp"
+
 namespace topocoll {
 
 namespace {
 
 using nlohmann::json;
 using nlohmann::ordered_json;
-
-// Thrown inside the reader with the field path and the complaint; caught at the entry point.
-struct FieldError {
-  std::string message;
-};
-
-[[noreturn]] void fail(const std::string& where, const std::string& what) { throw FieldError{where + " " + what}; }
-
-const json& member(const json& object, const std::string& where, const char* key) {
-  const auto it = object.find(key);
-  if (it == object.end()) fail(where.empty() ? std::string(key) : where + "." + key, "is missing");
-  return *it;
-}
-
-std::string path(const std::string& where, const char* key) { return where.empty() ? key : where + "." + key; }
-
-double number(const json& object, const std::string& where, const char* key, bool positive) {
-  const json& value = member(object, where, key);
-  if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0 ||
-      (positive && value.get<double>() == 0)) {
-    fail(path(where, key), positive ? "must be a positive number" : "must be a number, 0 or more");
-  }
-  return value.get<double>();
-}
-
-int whole(const json& object, const std::string& where, const char* key) {
-  const json& value = member(object, where, key);
-  if (!value.is_number_integer() || value.get<long long>() < 0 || value.get<long long>() > 1 << 30) {
-    fail(path(where, key), "must be a whole number, 0 or more");
-  }
-  return value.get<int>();
-}
-
-std::string text(const json& object, const std::string& where, const char* key, bool required = false) {
-  const auto it = object.find(key);
-  if (it == object.end()) {
-    if (required) fail(path(where, key), "is missing");
-    return {};
-  }
-  if (!it->is_string() || (required && it->get<std::string>().empty())) {
-    fail(path(where, key), required ? "must be a non-empty string" : "must be a string");
-  }
-  return it->get<std::string>();
-}
-
-std::pair<int, int> two_whole(const json& object, const std::string& where, const char* key) {
-  const json& value = member(object, where, key);
-  if (!value.is_array() || value.size() != 2 || !value[0].is_number_integer() || !value[1].is_number_integer()) {
-    fail(path(where, key), "must be an array of two whole numbers");
-  }
-  return {value[0].get<int>(), value[1].get<int>()};
-}
+using namespace json_fields;
 
 FlowCapacity read_capacity(const json& entry, const std::string& where) {
   if (!entry.is_object()) fail(where, "must be an object with \"flows\" and \"bytes_per_s\"");
@@ -170,6 +122,9 @@ Calibration read(const json& root) {
       v.measured_us = number(point, at, "measured_us", true);
       c.validation.push_back(std::move(v));
     }
+  }
+  if (const auto found = root.find("decisions"); found != root.end() && !found->is_null()) {
+    c.decisions = read_decisions(*found);
   }
   return c;
 }
@@ -286,6 +241,7 @@ std::string calibration_to_json(const Calibration& c) {
     }
     root["validation"] = points;
   }
+  if (!c.decisions.empty()) root["decisions"] = decisions_to_json(c.decisions);
   return root.dump(2) + "\n";
 }
 

@@ -15,10 +15,14 @@
 //                 "both_directions": {"flows": 1800, "bytes_per_s": 2.5e9}},
 //    "copy": {"bytes_per_s": 5e9, "source": "given"},
 //    "validation": [{"operation": "alltoall", "bytes": 1024, "algorithm": "direct",
-//                    "predicted_us": 5120.4, "measured_us": 5301.2}, ...]}
+//                    "predicted_us": 5120.4, "measured_us": 5301.2}, ...],
+//    "decisions": [{"operation": "alltoall", "ranks": 60, "shape": "cluster:2x30 node:60x1",
+//                   "from_bytes": 1024, "to_bytes": 65535, "algorithm": "pairwise", ...}, ...]}
 //
 // "validation" (absent in files from before it was measured) is what topocoll-calibrate's
-// validation pass timed beside the model's predictions on these parameters. "backbone" is null (or absent) when the topology has a single group at its outermost level.
+// validation pass timed beside the model's predictions on these parameters; "decisions" (absent
+// until topocoll-tune adds it) is the measured decision table that auto follows where it covers a
+// call (decision_table.hpp). "backbone" is null (or absent) when the topology has a single group at its outermost level.
 #pragma once
 
 #include <cstddef>
@@ -28,6 +32,7 @@
 #include <vector>
 
 #include "model/machine_cost.hpp"
+#include "select/decision_table.hpp"
 
 namespace topocoll {
 
@@ -110,6 +115,7 @@ struct Calibration {
   std::optional<BackboneCalibration> backbone;
   CopyCalibration copy;
   std::vector<ValidationPoint> validation;
+  std::vector<Decision> decisions;  // topocoll-tune's table; no two entries overlap
 
   // The model's parameters (us and bytes per us).
   MachineCost machine() const;

@@ -1,0 +1,121 @@
+// topocoll-tune's decisions: native unless an algorithm beat it in every repetition, adjacent
+// winners merged into ranges, and auto following the table where it covers a call and the model
+// elsewhere (a hand-written table).
+#include <gtest/gtest.h>
+
+#include "decision_tables.hpp"
+#include "model_machines.hpp"
+#include "select/auto_select.hpp"
+#include "select/tuning.hpp"
+
+namespace topocoll {
+namespace {
+
+using test_tables::hand_table;
+using test_tables::machine_with;
+
+TunedTimes times(const std::string& algorithm, std::vector<double> repetitions, double median) {
+  return {algorithm, median, std::move(repetitions)};
+}
+
+TEST(Tuning, TheFastestIfItBeatNativeInEveryRepetition) {
+  // shift: the fastest, and faster than native in all 3 repetitions.
+  const std::vector<TunedTimes> measured = {times("native", {100, 90, 110}, 100), times("pairwise", {99, 89, 100}, 99),
+                                            times("shift", {95, 85, 105}, 95)};
+  const auto winner = pick_winner(1024, measured);
+  ASSERT_TRUE(winner);
+  EXPECT_EQ(winner->algorithm, "shift");
+  EXPECT_EQ(winner->bytes, 1024u);
+  EXPECT_DOUBLE_EQ(winner->median_us, 95.0);
+  EXPECT_DOUBLE_EQ(winner->native_us, 100.0);
+  EXPECT_EQ(winner->why, "the fastest, faster than native in 3 of 3 repetitions");
+
+  // bruck: the fastest by median but slower than native once: native, within bruck's noise, wins,
+  // though shift beat native every time (shift may be beyond the noise of bruck).
+  const std::vector<TunedTimes> noisy = {times("native", {100, 100, 100}, 100), times("shift", {90, 90, 90}, 90),
+                                         times("bruck", {50, 120, 60}, 60)};
+  const auto safe = pick_winner(8, noisy);
+  EXPECT_EQ(safe->algorithm, "native");
+  EXPECT_DOUBLE_EQ(safe->median_us, 100.0);
+  EXPECT_EQ(safe->why, "bruck, the fastest, was faster than native in only 2 of 3 repetitions");
+
+  const std::vector<TunedTimes> native_fastest = {times("native", {100, 100}, 100), times("shift", {100, 101}, 100.5)};
+  EXPECT_EQ(pick_winner(8, native_fastest)->algorithm, "native");
+  EXPECT_EQ(pick_winner(8, native_fastest)->why, "native is the fastest measured");
+  EXPECT_FALSE(pick_winner(8, std::vector<TunedTimes>{times("shift", {1}, 1)}));  // no native: no safe answer
+}
+
+SizeWinner winner(std::size_t bytes, const std::string& algorithm) { return {bytes, algorithm, 10.0, 12.0, ""}; }
+
+TEST(Tuning, AdjacentWinnersMergeIntoRanges) {
+  const std::vector<Decision> table = decisions_from(
+      Operation::gather, 8, "cluster:1x8",
+      {winner(4096, "native"), winner(1, "binomial"), winner(2, "binomial"), winner(1024, "binomial"), winner(65536, "native")});
+  ASSERT_EQ(table.size(), 2u);
+  EXPECT_EQ(table[0].algorithm, "binomial");
+  EXPECT_EQ(table[0].from_bytes, 1u);
+  EXPECT_EQ(table[0].to_bytes, 4095u);  // up to the next entry's first tuned size
+  EXPECT_EQ(table[0].measured.size(), 3u);
+  EXPECT_EQ(table[1].algorithm, "native");
+  EXPECT_EQ(table[1].from_bytes, 4096u);
+  EXPECT_EQ(table[1].to_bytes, 65536u);  // the last: its last tuned size
+  EXPECT_EQ(table[1].operation, Operation::gather);
+  EXPECT_FALSE(find_overlap(table));
+}
+
+// auto follows the table where it covers the call and asks the model elsewhere.
+TEST(Tuning, AutoUsesTheTableWhereItCovers) {
+  const Topology topology = test_machines::two_clusters(7, 9);
+  const Calibration calibration = machine_with(hand_table(topology_shape(topology)));
+  const auto candidates = algorithms_for(Operation::alltoall);
+  const auto run = [&](std::size_t bytes) {
+    return choose_for_call(Operation::alltoall, bytes, Problem{16, bytes, &topology, {}}, calibration, candidates);
+  };
+  const AutoRun tabled = run(2048);
+  EXPECT_EQ(tabled.algorithm, "shift");
+  EXPECT_EQ(tabled.chosen_by, describe_decision(calibration.decisions[0]));
+  EXPECT_EQ(run(65536).algorithm, "native");
+  for (std::size_t bytes : {std::size_t{8}, std::size_t{8192}}) {
+    const AutoRun modelled = run(bytes);
+    EXPECT_EQ(modelled.chosen_by, "the cost model") << bytes;
+    EXPECT_EQ(modelled.algorithm, choose_algorithm(Problem{16, bytes, &topology, {}}, calibration).algorithm) << bytes;
+  }
+  // Another shape, or no topology: the model.
+  const Topology other = test_machines::two_clusters(8, 8);
+  EXPECT_EQ(choose_for_call(Operation::alltoall, 2048, Problem{16, 2048, &other, {}}, calibration, candidates).chosen_by,
+            "the cost model");
+  EXPECT_EQ(choose_for_call(Operation::alltoall, 2048, Problem{16, 2048, nullptr, {}}, calibration, candidates).chosen_by,
+            "the cost model");
+  // An entry naming an algorithm the call cannot run (outside the candidates): the model.
+  const std::vector<Algorithm> no_shift = {*find_algorithm(Operation::alltoall, "direct")};
+  EXPECT_EQ(choose_for_call(Operation::alltoall, 2048, Problem{16, 2048, &topology, {}}, calibration, no_shift).algorithm,
+            "direct");
+}
+
+// The table is keyed by the call's own operation: an alltoallv (priced through its uniform
+// alltoall stand-in) finds the alltoallv entry, not the alltoall one; a gather finds its entry
+// by the root's block size.
+TEST(Tuning, TheCallsOwnOperationKeysTheTable) {
+  const Topology topology = test_machines::two_clusters(7, 9);
+  const std::string shape = topology_shape(topology);
+  const Calibration calibration =
+      machine_with({Decision{Operation::alltoallv, 16, shape, 1, 4096, "pairwise", {}},
+                    Decision{Operation::gather, 16, shape, 64, 64, "native", {}}});
+  const Problem uniform{16, 2048, &topology, {}};
+  const auto alltoallv = algorithms_for(Operation::alltoallv);
+  const AutoRun v = choose_for_call(Operation::alltoallv, 2048, uniform, calibration, alltoallv);
+  EXPECT_EQ(v.algorithm, "pairwise");
+  EXPECT_NE(v.chosen_by.find("(alltoallv, 16 ranks"), std::string::npos) << v.chosen_by;
+  EXPECT_EQ(choose_for_call(Operation::alltoall, 2048, uniform, calibration, algorithms_for(Operation::alltoall)).chosen_by,
+            "the cost model");
+
+  const RootedBlocks layout = RootedBlocks::uniform(RootedBlocks::Flow::to_root, 0, 16, 64);
+  const Problem gather = Problem::rooted(Operation::gather, layout, &topology);
+  EXPECT_EQ(choose_for_call(Operation::gather, 64, gather, calibration, algorithms_for(Operation::gather)).algorithm,
+            "native");
+  EXPECT_EQ(choose_for_call(Operation::gather, 65, gather, calibration, algorithms_for(Operation::gather)).chosen_by,
+            "the cost model");
+}
+
+}  // namespace
+}  // namespace topocoll

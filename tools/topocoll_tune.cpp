@@ -1,0 +1,184 @@
+// topocoll-tune: measured tuning where a machine is at hand (real MPI, or SMPI on a simulated
+// platform). For each operation and block size it times every applicable algorithm and the MPI
+// library's own with topocoll-bench's measurement (bench_run.hpp: validated once, then
+// interleaved repetitions), picks the winners (src/select/tuning.hpp: native unless an algorithm
+// beat it in every repetition) and writes them into the calibration file as auto's decision
+// table (src/select/decision_table.hpp). `topocoll-tune -h` lists the options.
+#include <mpi.h>
+
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "algorithms/registry.hpp"
+#include "bench_report.hpp"
+#include "bench_run.hpp"
+#include "exec/topology_discovery.hpp"
+#include "select/calibration.hpp"
+#include "select/tuning.hpp"
+#include "tune_options.hpp"
+
+namespace {
+
+using namespace topocoll;
+using namespace topocoll::bench;
+using namespace topocoll::tune;
+
+// The benchmark's options for one operation: every algorithm of its registry (native included).
+BenchOptions bench_options_for(const TuneOptions& tune, Operation operation, const Calibration& calibration) {
+  BenchOptions options;
+  options.operation = operation;
+  options.root = tune.root;
+  options.size_list = tune.sizes;
+  options.iterations = tune.iterations;
+  options.warmup = tune.warmup;
+  for (const Algorithm& a : algorithms_for(operation)) options.algorithms.emplace_back(a.name);
+  options.format = OutputFormat::csv;
+  options.validate = true;  // a wrong answer must not win
+  options.topology = tune.topology;
+  options.repeat = tune.repeat;
+  // Under SMPI copies cost what the library is told; charge what the calibration measured with.
+  options.copy_bandwidth = kBuiltForSmpi ? calibration.copy.bytes_per_s : 0.0;
+  return options;
+}
+
+// What each algorithm measured at one size: the slowest rank's time (a collective is done when
+// its last rank is), per repetition and its median. Invalid points are left out.
+std::vector<TunedTimes> times_at(std::size_t bytes, const std::vector<std::string>& algorithms,
+                                 const RepeatedRuns& runs, const std::vector<MeasuredPoint>& points) {
+  std::vector<TunedTimes> measured;
+  for (const std::string& algorithm : algorithms) {
+    bool valid = false;
+    for (const MeasuredPoint& p : points) valid |= p.algorithm == algorithm && p.block_bytes == bytes && p.validity != Validity::no;
+    const std::optional<RepetitionSummary> summary = runs.summary(algorithm, bytes);
+    if (!valid || !summary) continue;
+    measured.push_back({algorithm, summary->median.max_us, values_of(runs.times(algorithm, bytes), &RepetitionTime::max_us)});
+  }
+  return measured;
+}
+
+// One row per size: every algorithm's median (- where it does not apply, "invalid" where its
+// answer was wrong), and the winner with why.
+void print_size_row(std::ostream& out, std::size_t bytes, const std::vector<std::string>& algorithms,
+                    const std::vector<TunedTimes>& measured, const std::vector<MeasuredPoint>& points,
+                    const std::optional<SizeWinner>& winner) {
+  out << std::setw(9) << bytes;
+  for (const std::string& algorithm : algorithms) {
+    std::string cell = "-";
+    for (const MeasuredPoint& p : points) {
+      if (p.algorithm == algorithm && p.block_bytes == bytes && p.validity == Validity::no) cell = "invalid";
+    }
+    for (const TunedTimes& t : measured) {
+      if (t.algorithm != algorithm) continue;
+      std::ostringstream number;
+      number << std::fixed << std::setprecision(1) << t.median_us;
+      cell = number.str();
+    }
+    out << ' ' << std::setw(std::max<int>(10, static_cast<int>(algorithm.size()))) << cell;
+  }
+  if (winner) {
+    out << "  " << winner->algorithm << " (" << winner->why << ")";
+  } else {
+    out << "  no winner: native did not run";
+  }
+  out << '\n';
+}
+
+// Tunes one operation; the table's new entries (every rank returns them; rank 0 prints).
+std::optional<std::vector<Decision>> tune_operation(const TuneOptions& tune, Operation operation,
+                                                    const Calibration& calibration, const std::string& shape,
+                                                    MPI_Comm comm, std::ostream& out) {
+  int rank = 0, p = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &p);
+  const BenchOptions options = bench_options_for(tune, operation, calibration);
+  std::ostream silent(nullptr);
+  Report report(silent, options, p, false);  // tune prints its own table
+  RepeatedRuns runs;
+  std::vector<MeasuredPoint> points;
+  if (measure(options, comm, "topocoll-tune", report, runs, &points) != 0) return std::nullopt;
+  out << "topocoll-tune: " << to_string(operation) << " on " << p << " ranks, shape " << shape << ", "
+      << tune.repeat << " repetitions; median of the slowest rank's time per call, us\n"
+      << std::setw(9) << "bytes";
+  for (const std::string& algorithm : options.algorithms) out << ' ' << std::setw(std::max<int>(10, static_cast<int>(algorithm.size()))) << algorithm;
+  out << "  winner\n";
+  std::vector<SizeWinner> winners;
+  for (const std::size_t bytes : tune.sizes) {
+    const std::vector<TunedTimes> measured = times_at(bytes, options.algorithms, runs, points);
+    const std::optional<SizeWinner> winner = pick_winner(bytes, measured);
+    print_size_row(out, bytes, options.algorithms, measured, points, winner);
+    if (winner) winners.push_back(*winner);
+  }
+  std::vector<Decision> table = decisions_from(operation, p, shape, winners);
+  for (const Decision& d : table) {
+    out << "  " << d.from_bytes << "-" << d.to_bytes << " bytes per block: " << d.algorithm << '\n';
+  }
+  return table;
+}
+
+// Rank 0 writes the calibration; every rank learns whether that worked.
+bool write_calibration(const Calibration& calibration, const std::string& path, MPI_Comm comm, int rank) {
+  int ok = 1;
+  if (rank == 0) {
+    std::ofstream file(path);
+    file << calibration_to_json(calibration);
+    if (!file) {
+      std::cerr << "topocoll-tune: cannot write '" << path << "'\n";
+      ok = 0;
+    }
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
+  return ok != 0;
+}
+
+int run_tuning(const TuneOptions& tune, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::string error;
+  std::optional<Calibration> calibration = load_calibration(tune.calibration, &error);
+  if (!calibration) {
+    if (rank == 0) std::cerr << "topocoll-tune: " << error << '\n';
+    return 2;
+  }
+  // The shape auto will see: the topology the library discovers under the same spec.
+  Topology topology;
+  if (auto failure = exec::discover_topology(comm, tune.topology, topology)) {
+    if (rank == 0) std::cerr << "topocoll-tune: topology '" << tune.topology << "': " << failure->message << '\n';
+    return 2;
+  }
+  const std::string shape = topology_shape(topology);
+  std::ostream silent(nullptr);
+  std::ostream& out = rank == 0 ? std::cout : silent;
+  std::vector<Decision> fresh;
+  for (const Operation operation : tune.operations) {
+    const auto table = tune_operation(tune, operation, *calibration, shape, comm, out);
+    if (!table) return 2;
+    fresh.insert(fresh.end(), table->begin(), table->end());
+  }
+  calibration->decisions = merge_decisions(calibration->decisions, fresh);
+  if (!write_calibration(*calibration, tune.output, comm, rank)) return 1;
+  out << "topocoll-tune: wrote " << fresh.size() << (fresh.size() == 1 ? " decision table entry (" : " decision table entries (")
+      << calibration->decisions.size() << " in all) to " << tune.output << '\n';
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const ParsedTuneCommandLine command_line = parse_tune_command_line(argc, argv, rank == 0);
+  int status = command_line.exit_status;
+  if (command_line.options) {
+    // Failures come back as error codes, so that the measurement can say which point failed.
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    status = run_tuning(*command_line.options, MPI_COMM_WORLD);
+  }
+  MPI_Finalize();
+  return status;
+}
