@@ -7,22 +7,16 @@ Usage: bench_pattern_check.py MPIEXEC BENCH [MPIEXEC-FLAGS...]
 """
 import csv
 import io
-import subprocess
 import sys
+
+from check_support import check, finish, run_mpi
 
 mpiexec, bench = sys.argv[1:3]
 mpiexec_flags = sys.argv[3:]
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
 
 
 def run(np, *args):
-    command = [mpiexec, "-np", str(np), *mpiexec_flags, bench, *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=240)
+    return run_mpi(mpiexec, mpiexec_flags, np, bench, *args)
 
 
 for pattern in ["uniform", "random", "zipf:1.2", "sparse:2", "hotspot:1"]:
@@ -52,7 +46,4 @@ for args, expected in [(["--pattern", "zipf:x", "--op", "alltoallv"], "is not a 
     check(result.returncode != 0, f"{args}: accepted")
     check(expected in result.stdout + result.stderr, f"{args}: no '{expected}' in {result.stderr[-300:]}")
 
-if failures:
-    print("\n".join(failures))
-    sys.exit(1)
-print("bench patterns: all checks passed")
+finish("bench patterns: all checks passed")

@@ -8,25 +8,19 @@ Usage: bench_repeat_check.py MPIEXEC BENCH CALIBRATION WORK-DIR [MPIEXEC-FLAGS..
 import csv
 import os
 import statistics
-import subprocess
 import sys
+
+from check_support import check, finish, run_mpi
 
 mpiexec, bench, calibration, work = sys.argv[1:5]
 mpiexec_flags = sys.argv[5:]
 ALGORITHMS = ["direct", "auto", "native"]
 SIZES = [4, 8]
 REPEAT = 3
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
 
 
 def run(np, *args):
-    command = [mpiexec, "-np", str(np), *mpiexec_flags, bench, *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=240)
+    return run_mpi(mpiexec, mpiexec_flags, np, bench, *args)
 
 
 def read_csv(path):
@@ -113,7 +107,4 @@ for args, message in bad:
     r = run(2, "--format", "csv", "--algorithms", "direct", "-m", "4", "-i", "1", "-x", "0", *args)
     check(r.returncode != 0 and message in r.stderr, f"{args}: exit {r.returncode}, stderr {r.stderr!r}")
 
-if failures:
-    print("FAIL:\n  " + "\n  ".join(failures))
-    sys.exit(1)
-print(f"bench_repeat_check: {len(rows)} rows, {len(reps)} interleaved repetitions, medians and ratios checked")
+finish(f"bench_repeat_check: {len(rows)} rows, {len(reps)} interleaved repetitions, medians and ratios checked")

@@ -11,24 +11,18 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
+
+from check_support import check, finish, run_mpi
 
 mpiexec, tune, bench, calibration, work = sys.argv[1:6]
 mpiexec_flags = sys.argv[6:]
 NP = 4
 SIZES = [64, 1024]
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
 
 
 def run(program, *args, np=NP):
-    command = [mpiexec, "-np", str(np), *mpiexec_flags, program, *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=240)
+    return run_mpi(mpiexec, mpiexec_flags, np, program, *args)
 
 
 def read(path):
@@ -133,7 +127,4 @@ check(missing.returncode != 0 and "cannot be read" in missing.stderr, f"missing 
 unknown = run(tune, "--op", "allreduce", "--calibration", original, np=1)
 check(unknown.returncode != 0 and "unknown operation 'allreduce'" in unknown.stderr, f"--op allreduce: {unknown.stderr}")
 
-if failures:
-    print("FAIL:\n  " + "\n  ".join(failures))
-    sys.exit(1)
-print(f"ok: {len(alltoall)} alltoall entries for {shape}, auto follows them")
+finish(f"ok: {len(alltoall)} alltoall entries for {shape}, auto follows them")
