@@ -74,8 +74,7 @@ constexpr Algorithm kLiu{.name = "liu",
                          .supports = always,
                          .plan = plan_liu,
                          .self_describing = true,
-                         .not_for_auto = "auto prices an alltoallv by its average block, which hides the skew liu "
-                                         "is for"};
+                         .auto_up_to_ranks = 1024};
 constexpr Algorithm kNativeAlltoall{.name = "native", .summary = "the MPI library's own MPI_Alltoall", .supports = always};
 
 constexpr Algorithm kLinear{.name = "linear",

@@ -47,6 +47,8 @@ struct Algorithm {
   bool self_describing = false;
   // Why auto leaves it out, if it does (empty: auto considers it).
   std::string_view not_for_auto = {};
+  // The most ranks at which auto prices it (0: any), for plans whose memory grows as p^2.
+  int auto_up_to_ranks = 0;
 
   bool has_schedule() const { return plan != nullptr; }
   // `rank`'s schedule for a problem the algorithm supports.

@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "exec/traffic_summary_exchange.hpp"
 #include "select/auto_select.hpp"
+#include "select/traffic_summary.hpp"
 
 namespace topocoll::exec {
 
@@ -21,8 +23,7 @@ std::string choice_key(const CheckedCall& call, std::size_t block_bytes) {
 
 }  // namespace
 
-MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_comm,
-                          std::size_t variable_bytes_sent) {
+MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_comm) {
   if (call.calibration_path.empty()) {
     return Failure{MPI_ERR_ARG, "auto needs the machine's calibration: set CollectiveOptions::calibration or "
                                 "TOPOCOLL_CALIBRATION to a file made by topocoll-calibrate (scripts/calibrate.sh)"};
@@ -36,28 +37,36 @@ MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_
   const Operation op = call.operation;
   const bool variable = is_variable(op);
   std::size_t block_bytes = call.block_bytes;
+  std::optional<TrafficShape> skewed;
   if (variable) {
-    std::uint64_t mine = variable_bytes_sent, total = 0;
-    const int rc = MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, private_comm);
-    if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Allreduce", rc);
+    TrafficSummary summary;
+    const TrafficSummary mine = TrafficSummary::of_rank(call.rank, call.send.bytes, call.recv.bytes);
+    if (auto failure = gather_traffic_summary(mine, private_comm, summary)) return failure;
     const auto p = static_cast<std::uint64_t>(call.problem.size);
     const std::uint64_t blocks = is_rooted(op) ? p : p * p;
-    block_bytes = static_cast<std::size_t>((total + blocks - 1) / blocks);
+    block_bytes = static_cast<std::size_t>((summary.total_bytes + blocks - 1) / blocks);
+    if (op == Operation::alltoallv) skewed = skewed_shape(summary, call.problem.size, topology);
+    if (skewed) block_bytes = skewed->average_block_bytes;
   }
-  // The uniform stand-in every rank can price alike: MPI_Alltoall's layout, or the root's row
-  // (column) of equal blocks.
+  // The stand-in every rank can price alike: MPI_Alltoall's layout, or the root's row
+  // (column) of equal blocks; for an alltoallv whose traffic is skewed or sparse, its shape.
   Problem uniform = call.problem;
   std::optional<RootedBlocks> rooted;
+  std::optional<TrafficStandIn> stand_in;
   if (is_rooted(op)) {
     rooted.emplace(RootedBlocks::uniform(RootedBlocks::flow_of(op), call.problem.root, call.problem.size, block_bytes));
     uniform = Problem::rooted(flows_from_root(op) ? Operation::scatter : Operation::gather, *rooted, topology);
     uniform.knobs = call.problem.knobs;
+  } else if (skewed) {
+    stand_in.emplace(*skewed);
+    uniform.blocks = &*stand_in;
+    uniform.block_bytes = block_bytes;
   } else {
     uniform.blocks = nullptr;
     uniform.operation = Operation::alltoall;
     uniform.block_bytes = block_bytes;
   }
-  const std::string key = choice_key(call, block_bytes);
+  const std::string key = choice_key(call, block_bytes) + (skewed ? "\n" + skewed->key() : std::string());
   auto cached = state.auto_choices().find(key);
   if (cached == state.auto_choices().end()) {
     std::vector<Algorithm> candidates;

@@ -21,9 +21,8 @@
 namespace topocoll::exec {
 
 // Sets call.algorithm and its knobs, call.auto_chosen_by, call.native when the table named the
-// MPI library's own (and call.problem.topology). `variable_bytes_sent`: for the
-// v forms, the bytes this rank sends in all; ignored for the uniform operations.
-MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_comm,
-                          std::size_t variable_bytes_sent = 0);
+// MPI library's own (and call.problem.topology). The v forms' summary is read off
+// call.send.bytes and call.recv.bytes.
+MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_comm);
 
 }  // namespace topocoll::exec

@@ -48,12 +48,6 @@ MaybeFailure check_applies(const CheckedCall& call) {
                  "algorithm '" + std::string(call.algorithm->name) + "' does not apply: " + applicability.reason};
 }
 
-std::size_t bytes_sent(const CheckedCall& call) {
-  std::size_t sent = 0;
-  for (std::size_t bytes : call.send.bytes) sent += bytes;
-  return sent;
-}
-
 MaybeFailure build_plan(const CheckedCall& call, ExecutionPlan& plan) {
   const RankSchedule schedule = call.algorithm->build(call.problem, call.rank);
   if (auto failure = build_execution_plan(schedule, call.send.total, call.recv.total, plan)) {
@@ -93,7 +87,7 @@ MaybeFailure run_schedule(const CallArguments& arguments, CheckedCall& call, Cal
   MPI_Comm private_comm = MPI_COMM_NULL;
   if (call.auto_select) {
     if (auto failure = state->private_comm(private_comm)) return failure;
-    if (auto failure = resolve_auto(*state, call, private_comm, bytes_sent(call))) return failure;
+    if (auto failure = resolve_auto(*state, call, private_comm)) return failure;
     if (call.native) return std::nullopt;  // the decision table named the MPI library's own: run_checked runs it
     if (!call.algorithm->needs_topology) {
       if (auto failure = check_applies(call)) return failure;

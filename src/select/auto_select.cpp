@@ -98,6 +98,13 @@ AutoChoice select_algorithm(const Problem& problem, const MachineCost& machine, 
                                     "not considered: " + std::string(algorithm.not_for_auto), false, {}});
       continue;
     }
+    if (algorithm.auto_up_to_ranks > 0 && problem.size > algorithm.auto_up_to_ranks) {
+      choice.predictions.push_back({std::string(algorithm.name), std::nullopt,
+                                    "not considered above " + std::to_string(algorithm.auto_up_to_ranks) +
+                                        " ranks (its plan holds every piece: memory grows as p^2)",
+                                    false, {}});
+      continue;
+    }
     const bool bounded = predictions == Predictions::enough_to_choose && !choice.algorithm.empty();
     const double give_up_above_us = bounded ? best_us : std::numeric_limits<double>::infinity();
     const std::vector<AlgorithmKnobs> settings =

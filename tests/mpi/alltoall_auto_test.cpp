@@ -1,6 +1,7 @@
 // auto on real MPI: with a calibration it runs the algorithm its cost model prefers, byte-exact
 // against MPI_Alltoall and MPI_Alltoallv, the same on every rank; without one, or with a broken
 // one, it is a clear error.
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -15,6 +16,16 @@ namespace {
 class Auto : public MpiTest {};
 
 const std::string kCalibration = std::string(TOPOCOLL_SOURCE_DIR) + "/platforms/crossbar-16.calibration.json";
+
+// Whether every rank of `comm` holds the same text as rank 0 (up to 255 characters).
+bool same_on_every_rank(const std::string& text, MPI_Comm comm) {
+  std::array<char, 256> first{};
+  if (rank_in(comm) == 0) text.copy(first.data(), first.size() - 1);
+  MPI_Bcast(first.data(), static_cast<int>(first.size()), MPI_CHAR, 0, comm);
+  int mine = text.substr(0, first.size() - 1) == first.data() ? 1 : 0, all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, comm);
+  return all == 1;
+}
 
 AlltoallOptions auto_with(const std::string& calibration) {
   AlltoallOptions options;
@@ -60,6 +71,44 @@ TEST_F(Auto, MatchesMpiAlltoallvFromTheEnvironment) {
   unsetenv("TOPOCOLL_CALIBRATION");
   EXPECT_EQ(rc, MPI_SUCCESS) << topocoll_error_message();
   EXPECT_TRUE(result == reference);
+}
+
+// Skewed traffic (every rank sends the last rank 50 times its other blocks) and sparse traffic
+// (each rank sends to itself and one other): auto prices the call's shape, which every rank
+// learns alike from one reduction, so every rank runs the same algorithm, and the result is
+// MPI_Alltoallv's, call after call (the second call finds the choice cached).
+TEST_F(Auto, SkewedAndSparseTrafficMatchMpiAlltoallvWithOneChoice) {
+  const int rank = rank_in(MPI_COMM_WORLD), p = size_of(MPI_COMM_WORLD);
+  for (const bool sparse : {false, true}) {
+    const auto count = [&](int from, int to) {
+      if (sparse) return (to == from || to == (from + 1) % p) ? 7 : 0;
+      return to == p - 1 ? 500 : 10;
+    };
+    std::vector<int> sendcounts, sdispls, recvcounts, rdispls, send;
+    int at = 0;
+    for (int q = 0; q < p; ++q) {
+      sendcounts.push_back(count(rank, q));
+      sdispls.push_back(static_cast<int>(send.size()));
+      for (int i = 0; i < sendcounts.back(); ++i) send.push_back(cell_value(rank, q, static_cast<std::size_t>(i)));
+      recvcounts.push_back(count(q, rank));
+      rdispls.push_back(at);
+      at += recvcounts.back();
+    }
+    std::vector<int> reference(static_cast<std::size_t>(at) + 1, kCanary);
+    MPI_Alltoallv(send.data(), sendcounts.data(), sdispls.data(), MPI_INT, reference.data(), recvcounts.data(),
+                  rdispls.data(), MPI_INT, MPI_COMM_WORLD);
+    for (int call = 0; call < 2; ++call) {
+      std::vector<int> result(reference.size(), kCanary);
+      std::string chosen;
+      AlltoallOptions options = auto_with(kCalibration);
+      options.chosen_algorithm = &chosen;
+      const int rc = alltoallv(send.data(), sendcounts.data(), sdispls.data(), MPI_INT, result.data(),
+                               recvcounts.data(), rdispls.data(), MPI_INT, MPI_COMM_WORLD, options);
+      EXPECT_EQ(rc, MPI_SUCCESS) << topocoll_error_message();
+      EXPECT_TRUE(result == reference) << (sparse ? "sparse" : "skewed") << ", call " << call << ": " << chosen;
+      EXPECT_TRUE(same_on_every_rank(chosen, MPI_COMM_WORLD)) << chosen;
+    }
+  }
 }
 
 TEST_F(Auto, WithoutOrWithABrokenCalibrationIsAClearError) {
