@@ -3,18 +3,22 @@
 # (ompi and mpich selectors), with lg and overlap where there are two clusters, on irregular
 # traffic (topocoll-bench --pattern: uniform, zipf:1.2, sparse:4, hotspot:2, seed 1) at 64
 # ranks on three simulated networks written by topocoll-platform into results/liu/:
-#   crossbar-64        two clusters of 32 hosts joined by a 6.4 Tbit/s backbone that no
-#                      traffic can fill: a crossbar, 100 Gbit/s host links, about 2.3 us apart
+#   crossbar-64        two clusters of 32 hosts joined by a 3.2 Tbit/s full-duplex backbone,
+#                      what all 32 hosts of a side send at once: a crossbar, 100 Gbit/s host
+#                      links, about 2.3 us apart (with 6.4 Tbit/s SimGrid 3.32's SMPI model
+#                      crashes at 63 and 64 ranks, native included; CM02 runs it)
 #   switch-tree-2x32   two leaf switches of 32 hosts under one spine, the traffic between them
 #                      on one 100 Gbit/s uplink (32:1; docs/platforms.md, switch-tree)
 #   two-clusters-32-32 the LG paper's grid (1 Gbit/s nodes, 10 Gbit/s / 5 ms backbone)
 # Per-pair sizes around 16 B and 1 KiB. Two models: SMPI-unit (no per-message cost)
 # and 1 us of CPU per message sent and received (smpi/os, ois, or), the start-ups liu saves.
-# Local copies charged at 5 GB/s (the library's default). One timed call per point after the
+# Local copies charged at 5 GB/s (the library's default). auto runs with a calibration of the
+# platform under the same model (scripts/calibrate.sh, made here once: results/liu/PLATFORM.
+# calibration.json and PLATFORM-overhead-1us.calibration.json), on the call's traffic shape. One timed call per point after the
 # set-up call (simulated time is deterministic), all ranks starting at one instant (--sync
 # window); the time of a call is max_us (until the last rank is done).
 # Writes results/liu/liu-PLATFORM.csv (MODEL,PLATFORM,PATTERN,SELECTOR, then topocoll-bench's
-# columns). About 8 minutes a platform on two cores.
+# columns) and liu-PLATFORM-auto.txt (what auto ran at each point). About 8 minutes a platform on two cores.
 # Usage: scripts/liu-experiment.sh [PLATFORM...]   (default: all three)
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -22,7 +26,7 @@ out="$repo/results/liu"
 mkdir -p "$out"
 platform_tool="$repo/build/mpi/tools/topocoll-platform"
 [[ -x $platform_tool ]] || { echo "$0: build the mpi preset first (cmake --build --preset mpi)" >&2; exit 2; }
-"$platform_tool" clusters --nodes 32,32 --node-bw 100Gbps --node-lat 1us --switch-lat 100ns --wan-bw 6400Gbps \
+"$platform_tool" clusters --nodes 32,32 --node-bw 100Gbps --node-lat 1us --switch-lat 100ns --wan-bw 3200Gbps \
   --wan-lat 100ns --name crossbar-64 -o "$out" >/dev/null
 "$platform_tool" switch-tree --leaves 2 --hosts-per-leaf 32 --name switch-tree-2x32 -o "$out" >/dev/null
 "$platform_tool" two-clusters --n1 32 --n2 32 --name two-clusters-32-32 -o "$out" >/dev/null
@@ -30,14 +34,32 @@ platform_tool="$repo/build/mpi/tools/topocoll-platform"
 flags=(--format csv --copy-bandwidth 5e9 --sync window -i 1 -x 0 --op alltoallv --seed 1)
 
 # run MODEL PLATFORM PATTERN SELECTOR ALGORITHMS
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+overhead_cfg=(--cfg smpi/os:0:1e-6:0 --cfg smpi/ois:0:1e-6:0 --cfg smpi/or:0:1e-6:0)
+# calibration MODEL PLATFORM: the file auto reads under that model, measured once.
+calibration() {
+  local model=$1 platform=$2 file cfg=()
+  file="$out/$platform.calibration.json"
+  [[ $model == overhead-1us ]] && file="$out/$platform-overhead-1us.calibration.json" && cfg=("${overhead_cfg[@]}")
+  if [[ ! -f $file ]]; then
+    "$repo/scripts/calibrate.sh" "${cfg[@]}" --output "$file" "$out/$platform.xml" "$out/$platform.topology.json" \
+      -- --copy-bandwidth 5e9 >&2
+  fi
+  echo "$file"
+}
+
 run() {
   local model=$1 platform=$2 pattern=$3 selector=$4 algorithms=$5 cfg=()
-  [[ $model == overhead-1us ]] && cfg=(--cfg smpi/os:0:1e-6:0 --cfg smpi/ois:0:1e-6:0 --cfg smpi/or:0:1e-6:0)
+  [[ $model == overhead-1us ]] && cfg=("${overhead_cfg[@]}")
+  cfg+=(--calibration "$(calibration "$model" "$platform")")
   for m in 16 1024; do
     echo "# $model $platform $pattern $selector $algorithms -m $m" >&2
     "$repo/scripts/simulate.sh" --selector "$selector" "${cfg[@]}" "$out/$platform.xml" 64 -- "${flags[@]}" \
-      --pattern "$pattern" --algorithms "$algorithms" -m "$m" 2>/dev/null |
+      --pattern "$pattern" --algorithms "$algorithms" -m "$m" 2>"$log" |
       grep -v '^#' | grep -v '^op,' | sed "s/^/$model,$platform,$pattern,$selector,/" >>"$out/liu-$platform.csv"
+    # What auto ran (topocoll-bench says it on standard error).
+    grep 'auto at' "$log" | sed "s/^/$model,$platform,$pattern: /" >>"$out/liu-$platform-auto.txt" || true
   done
 }
 
@@ -47,8 +69,9 @@ for platform in "${platforms[@]}"; do
   [[ -f $out/$platform.xml ]] || { echo "$0: unknown platform '$platform'" >&2; exit 2; }
   echo "model,platform,pattern,selector,op,algorithm,np,bytes,avg_us,min_us,max_us,iterations,valid" \
     >"$out/liu-$platform.csv"
-  algorithms=liu,direct,pairwise,native
-  [[ $platform == two-clusters-32-32 ]] && algorithms=liu,direct,pairwise,lg,overlap,native
+  : >"$out/liu-$platform-auto.txt"
+  algorithms=liu,direct,pairwise,auto,native
+  [[ $platform == two-clusters-32-32 ]] && algorithms=liu,direct,pairwise,lg,overlap,auto,native
   for model in SMPI-unit overhead-1us; do
     for pattern in uniform zipf:1.2 sparse:4 hotspot:2; do
       run "$model" "$platform" "$pattern" ompi "$algorithms"

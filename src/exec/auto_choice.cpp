@@ -41,7 +41,7 @@ MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_
   if (variable) {
     TrafficSummary summary;
     const TrafficSummary mine = TrafficSummary::of_rank(call.rank, call.send.bytes, call.recv.bytes);
-    if (auto failure = gather_traffic_summary(mine, private_comm, summary)) return failure;
+    if (auto failure = state.traffic_summaries(op).for_call(mine, private_comm, summary)) return failure;
     const auto p = static_cast<std::uint64_t>(call.problem.size);
     const std::uint64_t blocks = is_rooted(op) ? p : p * p;
     block_bytes = static_cast<std::size_t>((summary.total_bytes + blocks - 1) / blocks);

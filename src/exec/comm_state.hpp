@@ -17,6 +17,7 @@
 #include "exec/failure.hpp"
 #include "exec/mpi_handles.hpp"
 #include "exec/plan_cache.hpp"
+#include "exec/traffic_summary_exchange.hpp"
 #include "select/auto_select.hpp"
 #include "select/calibration.hpp"
 #include "topology/topology.hpp"
@@ -49,6 +50,8 @@ class CommState {
   CallTags next_call_tags();
   // auto's choices, by a key describing the problem (see auto_choice.cpp).
   std::map<std::string, AutoRun>& auto_choices() { return auto_choices_; }
+  // The v forms' traffic summaries for auto, one set per operation (traffic_summary_exchange.hpp).
+  TrafficSummaries& traffic_summaries(Operation operation) { return summaries_[operation]; }
   PlanCache& plans() { return plans_; }
   ErrorLog& errors() { return errors_; }
 
@@ -61,6 +64,8 @@ class CommState {
   std::map<std::string, Topology> topologies_;
   std::map<std::string, Calibration> calibrations_;
   std::map<std::string, AutoRun> auto_choices_;
+  // After private_comm_, so that a summary still on its way is completed before it is freed.
+  std::map<Operation, TrafficSummaries> summaries_;
   ErrorLog errors_;
 };
 

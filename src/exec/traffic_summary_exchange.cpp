@@ -1,10 +1,5 @@
 #include "exec/traffic_summary_exchange.hpp"
 
-#include <array>
-#include <cstdint>
-
-#include "exec/mpi_handles.hpp"
-
 namespace topocoll::exec {
 
 namespace {
@@ -21,34 +16,48 @@ void combine_summaries(void* in, void* inout, int* len, MPI_Datatype*) {
   }
 }
 
-class OwnedOp {
- public:
-  OwnedOp() = default;
-  OwnedOp(const OwnedOp&) = delete;
-  OwnedOp& operator=(const OwnedOp&) = delete;
-  ~OwnedOp() {
-    if (handle != MPI_OP_NULL && may_free_handles()) MPI_Op_free(&handle);
-  }
-  MPI_Op handle = MPI_OP_NULL;
-};
-
 }  // namespace
 
-MaybeFailure gather_traffic_summary(const TrafficSummary& mine, MPI_Comm comm, TrafficSummary& all) {
+TrafficSummaries::~TrafficSummaries() {
+  if (!may_free_handles()) return;
+  if (request_ != MPI_REQUEST_NULL) MPI_Wait(&request_, MPI_STATUS_IGNORE);
+  if (op_ != MPI_OP_NULL) MPI_Op_free(&op_);
+}
+
+MaybeFailure TrafficSummaries::make_handles() {
+  if (op_ != MPI_OP_NULL) return std::nullopt;
   MPI_Datatype summary_type = MPI_DATATYPE_NULL;
   int rc = MPI_Type_contiguous(TrafficSummary::kWords, MPI_UINT64_T, &summary_type);
   if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Type_contiguous", rc);
   rc = MPI_Type_commit(&summary_type);
-  const OwnedDatatype type(summary_type);
+  type_ = OwnedDatatype(summary_type);
   if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Type_commit", rc);
-  OwnedOp op;
-  if ((rc = MPI_Op_create(combine_summaries, 1, &op.handle)) != MPI_SUCCESS) return mpi_call_failure("MPI_Op_create", rc);
-  const std::array<std::uint64_t, TrafficSummary::kWords> in = mine.words();
-  std::array<std::uint64_t, TrafficSummary::kWords> out{};
-  if ((rc = MPI_Allreduce(in.data(), out.data(), 1, type.get(), op.handle, comm)) != MPI_SUCCESS) {
-    return mpi_call_failure("MPI_Allreduce", rc);
+  if ((rc = MPI_Op_create(combine_summaries, 1, &op_)) != MPI_SUCCESS) return mpi_call_failure("MPI_Op_create", rc);
+  return std::nullopt;
+}
+
+MaybeFailure TrafficSummaries::complete_pending() {
+  if (request_ == MPI_REQUEST_NULL) return std::nullopt;
+  const int rc = MPI_Wait(&request_, MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Wait (the previous call's traffic summary)", rc);
+  known_ = TrafficSummary::from_words(out_.data());
+  return std::nullopt;
+}
+
+MaybeFailure TrafficSummaries::for_call(const TrafficSummary& mine, MPI_Comm comm, TrafficSummary& out) {
+  if (auto failure = make_handles()) return failure;
+  if (auto failure = complete_pending()) return failure;
+  in_ = mine.words();
+  if (!known_) {
+    const int rc = MPI_Allreduce(in_.data(), out_.data(), 1, type_.get(), op_, comm);
+    if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Allreduce (the traffic summary)", rc);
+    known_ = TrafficSummary::from_words(out_.data());
+    out = *known_;
+    return std::nullopt;
   }
-  all = TrafficSummary::from_words(out.data());
+  out = *known_;
+  const int rc = MPI_Iallreduce(in_.data(), out_.data(), 1, type_.get(), op_, comm, &request_);
+  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Iallreduce (the traffic summary)", rc);
   return std::nullopt;
 }
 
