@@ -111,6 +111,58 @@ TEST_F(Auto, SkewedAndSparseTrafficMatchMpiAlltoallvWithOneChoice) {
   }
 }
 
+// An alltoallv of `count(from, to)` ints on `comm` with auto, checked against MPI_Alltoallv;
+// returns what auto ran.
+template <typename Count>
+std::string auto_alltoallv_matches(MPI_Comm comm, Count count) {
+  const int rank = rank_in(comm), p = size_of(comm);
+  std::vector<int> sendcounts, sdispls, recvcounts, rdispls, send;
+  int at = 0;
+  for (int q = 0; q < p; ++q) {
+    sendcounts.push_back(count(rank, q));
+    sdispls.push_back(static_cast<int>(send.size()));
+    for (int i = 0; i < sendcounts.back(); ++i) send.push_back(cell_value(rank, q, static_cast<std::size_t>(i)));
+    recvcounts.push_back(count(q, rank));
+    rdispls.push_back(at);
+    at += recvcounts.back();
+  }
+  std::vector<int> reference(static_cast<std::size_t>(at) + 1, kCanary), result = reference;
+  MPI_Alltoallv(send.data(), sendcounts.data(), sdispls.data(), MPI_INT, reference.data(), recvcounts.data(),
+                rdispls.data(), MPI_INT, comm);
+  std::string chosen;
+  AlltoallOptions options = auto_with(kCalibration);
+  options.chosen_algorithm = &chosen;
+  const int rc = alltoallv(send.data(), sendcounts.data(), sdispls.data(), MPI_INT, result.data(), recvcounts.data(),
+                           rdispls.data(), MPI_INT, comm, options);
+  EXPECT_EQ(rc, MPI_SUCCESS) << topocoll_error_message();
+  EXPECT_TRUE(result == reference) << chosen;
+  EXPECT_TRUE(same_on_every_rank(chosen, comm)) << chosen;
+  return chosen;
+}
+
+// From its second call on, a communicator's auto chooses by the previous call's traffic summary,
+// which travels between the calls (MPI_Iallreduce): calls whose traffic changes from one to the
+// next stay byte-exact with one choice on every rank, and freeing the communicator completes
+// the summary still on its way (a later communicator works on). Whether the model sees the
+// traffic is the schedule tests' part (TrafficSummary.*).
+TEST_F(Auto, AlltoallvWithItsSummaryInFlightBetweenCalls) {
+  const int p = size_of(MPI_COMM_WORLD);
+  const auto even = [](int, int) { return 2000; };
+  const auto hot = [p](int, int to) { return to == p - 1 ? 40000 : 1; };
+  const auto sparse = [p](int from, int to) { return to == (from + 1) % p ? 300 : 0; };
+  for (int round = 0; round < 2; ++round) {
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    auto_alltoallv_matches(comm, even);
+    auto_alltoallv_matches(comm, hot);
+    auto_alltoallv_matches(comm, sparse);
+    auto_alltoallv_matches(comm, hot);
+    auto_alltoallv_matches(comm, even);
+    MPI_Comm_free(&comm);
+  }
+  auto_alltoallv_matches(MPI_COMM_WORLD, hot);  // left in flight until MPI_Finalize
+}
+
 TEST_F(Auto, WithoutOrWithABrokenCalibrationIsAClearError) {
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
