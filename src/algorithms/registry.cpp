@@ -67,7 +67,10 @@ constexpr Algorithm kLinkaware{.name = "linkaware",
                                           "to keep the most flows on a link low, for any allocation",
                                .supports = supports_linkaware,
                                .plan = plan_linkaware,
-                               .needs_topology = true};
+                               .needs_topology = true,
+                               .not_for_auto = "the cost model does not see link loads, the one thing linkaware "
+                                               "improves (it prices its phases as shift's), and building them costs "
+                                               "O(p^3): 7.6 s at 1024 ranks"};
 constexpr Algorithm kLiu{.name = "liu",
                          .summary = "four stages over a grid of the ranks: spread every rank's data evenly (rows, "
                                     "then columns), then deliver it (rows, then columns); sizes travel in headers",
