@@ -19,8 +19,10 @@ void combine_summaries(void* in, void* inout, int* len, MPI_Datatype*) {
 }  // namespace
 
 TrafficSummaries::~TrafficSummaries() {
+  // MPI_Comm_free of the user's communicator: every rank completes it. Inside MPI_Finalize it is
+  // left to MPI (SMPI aborts on a wait there: the other ranks may be gone).
+  if (request_ != MPI_REQUEST_NULL && mpi_is_active()) MPI_Wait(&request_, MPI_STATUS_IGNORE);
   if (!may_free_handles()) return;
-  if (request_ != MPI_REQUEST_NULL) MPI_Wait(&request_, MPI_STATUS_IGNORE);
   if (op_ != MPI_OP_NULL) MPI_Op_free(&op_);
 }
 

@@ -31,8 +31,8 @@ class TrafficSummaries {
   TrafficSummaries() = default;
   TrafficSummaries(const TrafficSummaries&) = delete;
   TrafficSummaries& operator=(const TrafficSummaries&) = delete;
-  // Completes a summary still on its way, where MPI may still be called (MPI_Comm_free of the
-  // user's communicator; under Open MPI's MPI_Finalize the request is left to MPI).
+  // Completes a summary still on its way when the user frees the communicator; inside
+  // MPI_Finalize the request is left to MPI.
   ~TrafficSummaries();
 
   // The summary this call chooses by (`out`, the same on every rank of `comm`): the previous
