@@ -3,15 +3,18 @@
 # (ompi and mpich selectors), with lg and overlap where there are two clusters, on irregular
 # traffic (topocoll-bench --pattern: uniform, zipf:1.2, sparse:4, hotspot:2, seed 1) at 64
 # ranks on three simulated networks written by topocoll-platform into results/liu/:
-#   crossbar-64        two clusters of 32 hosts joined by a 3.2 Tbit/s full-duplex backbone,
-#                      what all 32 hosts of a side send at once: a crossbar, 100 Gbit/s host
-#                      links, about 2.3 us apart (with 6.4 Tbit/s SimGrid 3.32's SMPI model
-#                      crashes at 63 and 64 ranks, native included; CM02 runs it)
+#   crossbar-64        two clusters of 32 hosts joined by a 6.4 Tbit/s backbone that no
+#                      traffic can fill: a crossbar, 100 Gbit/s host links, about 2.3 us apart.
+#                      Simulated with SimGrid's CM02 model, whose sharing on this platform is
+#                      SMPI-unit's: SimGrid 3.32's max-min solver crashes (segmentation fault in
+#                      lmm::MaxMin::do_solve) under the SMPI model at 63 and 64 ranks, native
+#                      included, and at some points with the backbone at 3.2 or 4 Tbit/s too.
 #   switch-tree-2x32   two leaf switches of 32 hosts under one spine, the traffic between them
 #                      on one 100 Gbit/s uplink (32:1; docs/platforms.md, switch-tree)
 #   two-clusters-32-32 the LG paper's grid (1 Gbit/s nodes, 10 Gbit/s / 5 ms backbone)
-# Per-pair sizes around 16 B and 1 KiB. Two models: SMPI-unit (no per-message cost)
-# and 1 us of CPU per message sent and received (smpi/os, ois, or), the start-ups liu saves.
+# Per-pair sizes around 16 B and 1 KiB. Two models: SMPI-unit (no per-message cost; CM02 on
+# crossbar-64) and 1 us of CPU per message sent and received (smpi/os, ois, or), the start-ups
+# liu saves.
 # Local copies charged at 5 GB/s (the library's default). auto runs with a calibration of the
 # platform under the same model (scripts/calibrate.sh, made here once: results/liu/PLATFORM.
 # calibration.json and PLATFORM-overhead-1us.calibration.json), on the call's traffic shape. One timed call per point after the
@@ -26,7 +29,7 @@ out="$repo/results/liu"
 mkdir -p "$out"
 platform_tool="$repo/build/mpi/tools/topocoll-platform"
 [[ -x $platform_tool ]] || { echo "$0: build the mpi preset first (cmake --build --preset mpi)" >&2; exit 2; }
-"$platform_tool" clusters --nodes 32,32 --node-bw 100Gbps --node-lat 1us --switch-lat 100ns --wan-bw 3200Gbps \
+"$platform_tool" clusters --nodes 32,32 --node-bw 100Gbps --node-lat 1us --switch-lat 100ns --wan-bw 6400Gbps \
   --wan-lat 100ns --name crossbar-64 -o "$out" >/dev/null
 "$platform_tool" switch-tree --leaves 2 --hosts-per-leaf 32 --name switch-tree-2x32 -o "$out" >/dev/null
 "$platform_tool" two-clusters --n1 32 --n2 32 --name two-clusters-32-32 -o "$out" >/dev/null
@@ -37,11 +40,14 @@ flags=(--format csv --copy-bandwidth 5e9 --sync window -i 1 -x 0 --op alltoallv 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 overhead_cfg=(--cfg smpi/os:0:1e-6:0 --cfg smpi/ois:0:1e-6:0 --cfg smpi/or:0:1e-6:0)
+# The network model a platform is simulated with (see crossbar-64 above).
+network_model() { [[ $1 == crossbar-64 ]] && echo CM02 || echo SMPI-unit; }
+
 # calibration MODEL PLATFORM: the file auto reads under that model, measured once.
 calibration() {
-  local model=$1 platform=$2 file cfg=()
+  local model=$1 platform=$2 file cfg=(--model "$(network_model "$2")")
   file="$out/$platform.calibration.json"
-  [[ $model == overhead-1us ]] && file="$out/$platform-overhead-1us.calibration.json" && cfg=("${overhead_cfg[@]}")
+  [[ $model == overhead-1us ]] && file="$out/$platform-overhead-1us.calibration.json" && cfg+=("${overhead_cfg[@]}")
   if [[ ! -f $file ]]; then
     "$repo/scripts/calibrate.sh" "${cfg[@]}" --output "$file" "$out/$platform.xml" "$out/$platform.topology.json" \
       -- --copy-bandwidth 5e9 >&2
@@ -50,8 +56,8 @@ calibration() {
 }
 
 run() {
-  local model=$1 platform=$2 pattern=$3 selector=$4 algorithms=$5 cfg=()
-  [[ $model == overhead-1us ]] && cfg=("${overhead_cfg[@]}")
+  local model=$1 platform=$2 pattern=$3 selector=$4 algorithms=$5 cfg=(--model "$(network_model "$2")")
+  [[ $model == overhead-1us ]] && cfg+=("${overhead_cfg[@]}")
   cfg+=(--calibration "$(calibration "$model" "$platform")")
   for m in 16 1024; do
     echo "# $model $platform $pattern $selector $algorithms -m $m" >&2

@@ -48,6 +48,9 @@ Options:
                    scripts/calibrate.sh writes)
   -h, --help       this help
 
+Environment: TOPOCOLL_SMPIRUN_WRAPPER, when set, is smpirun's -wrapper (the command that runs
+the program), e.g. "gdb -batch -ex run -ex bt --args" for a backtrace of a crash.
+
 Example:
   scripts/simulate.sh crossbar-16 16 -- --format csv --algorithms direct,native -m 5968 -i 5
 EOF
@@ -199,5 +202,5 @@ done
   echo "# calibration for auto (TOPOCOLL_CALIBRATION): ${calibration:-(none)}"
 } >&2
 
-exec smpirun -np "$np" -platform "$platform_xml" -hostfile "$hostfile" "${cfg_args[@]}" \
+exec smpirun ${TOPOCOLL_SMPIRUN_WRAPPER:+-wrapper "$TOPOCOLL_SMPIRUN_WRAPPER"} -np "$np" -platform "$platform_xml" -hostfile "$hostfile" "${cfg_args[@]}" \
   --log=root.thres:warning "$bench" "${bench_args[@]}"
