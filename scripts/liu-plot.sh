@@ -2,11 +2,11 @@
 # Draws the liu study (scripts/liu-experiment.sh) with gnuplot: for one platform, one panel per
 # network model (SMPI-unit, overhead-1us), clustered bars of the call's time (max_us, the last
 # rank done; log scale) per traffic pattern and size for liu, direct, pairwise (lg and overlap
-# where measured) and SMPI's own MPI_Alltoallv under the ompi and mpich selectors. Writes results/liu/liu-PLATFORM.png.
-# Usage: scripts/liu-plot.sh [PLATFORM]   (default crossbar-64)
+# where measured), auto and SMPI's own MPI_Alltoallv under the ompi and mpich selectors. Writes results/liu/liu-PLATFORM.png.
+# Usage: scripts/liu-plot.sh [PLATFORM]   (default switch-tree-2x32)
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-platform=${1:-crossbar-64}
+platform=${1:-switch-tree-2x32}
 csv="$repo/results/liu/liu-$platform.csv"
 command -v gnuplot >/dev/null || { echo "liu-plot.sh: gnuplot is missing (scripts/install-deps.sh)" >&2; exit 2; }
 [[ -s $csv ]] || { echo "liu-plot.sh: no $csv (scripts/liu-experiment.sh $platform)" >&2; exit 2; }
@@ -18,7 +18,7 @@ for model in SMPI-unit overhead-1us; do
   python3 - "$csv" "$model" >"$work/$model.dat" <<'PY'
 import csv, sys
 path, model = sys.argv[1:3]
-order = ["liu", "direct", "pairwise", "lg", "overlap", "native-ompi", "native-mpich"]
+order = ["liu", "direct", "pairwise", "lg", "overlap", "auto", "native-ompi", "native-mpich"]
 times, keys = {}, []
 for row in csv.DictReader(open(path)):
     if row["model"] != model:

@@ -1,44 +1,65 @@
 #include "exec/traffic_summary_exchange.hpp"
 
-#include "exec/mpi_handles.hpp"
-
 namespace topocoll::exec {
+
+namespace {
+
+// MPI_User_function over whole summaries (the datatype holds one summary, so MPI never splits
+// one between calls).
+void combine_summaries(void* in, void* inout, int* len, MPI_Datatype*) {
+  auto* from = static_cast<std::uint64_t*>(in);
+  auto* into = static_cast<std::uint64_t*>(inout);
+  for (int i = 0; i < *len; ++i, from += TrafficSummary::kWords, into += TrafficSummary::kWords) {
+    const std::array<std::uint64_t, TrafficSummary::kWords> both =
+        combine(TrafficSummary::from_words(into), TrafficSummary::from_words(from)).words();
+    for (int w = 0; w < TrafficSummary::kWords; ++w) into[w] = both[w];
+  }
+}
+
+}  // namespace
 
 TrafficSummaries::~TrafficSummaries() {
   // MPI_Comm_free of the user's communicator: every rank completes it. Inside MPI_Finalize it is
   // left to MPI (SMPI aborts on a wait there: the other ranks may be gone).
-  if (requests_[0] != MPI_REQUEST_NULL && mpi_is_active()) MPI_Waitall(2, requests_.data(), MPI_STATUSES_IGNORE);
+  if (request_ != MPI_REQUEST_NULL && mpi_is_active()) MPI_Wait(&request_, MPI_STATUS_IGNORE);
+  if (!may_free_handles()) return;
+  if (op_ != MPI_OP_NULL) MPI_Op_free(&op_);
 }
 
-MaybeFailure TrafficSummaries::start(MPI_Comm comm) {
-  int rc = MPI_Iallreduce(sums_in_.data(), sums_out_.data(), 2, MPI_UINT64_T, MPI_SUM, comm, &requests_[0]);
-  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Iallreduce (the traffic summary's sums)", rc);
-  rc = MPI_Iallreduce(maxima_in_.data(), maxima_out_.data(), 2, MPI_UINT64_T, MPI_MAX, comm, &requests_[1]);
-  if (rc != MPI_SUCCESS) {
-    MPI_Wait(&requests_[0], MPI_STATUS_IGNORE);
-    return mpi_call_failure("MPI_Iallreduce (the traffic summary's maxima)", rc);
-  }
+MaybeFailure TrafficSummaries::make_handles() {
+  if (op_ != MPI_OP_NULL) return std::nullopt;
+  MPI_Datatype summary_type = MPI_DATATYPE_NULL;
+  int rc = MPI_Type_contiguous(TrafficSummary::kWords, MPI_UINT64_T, &summary_type);
+  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Type_contiguous", rc);
+  rc = MPI_Type_commit(&summary_type);
+  type_ = OwnedDatatype(summary_type);
+  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Type_commit", rc);
+  if ((rc = MPI_Op_create(combine_summaries, 1, &op_)) != MPI_SUCCESS) return mpi_call_failure("MPI_Op_create", rc);
   return std::nullopt;
 }
 
 MaybeFailure TrafficSummaries::complete_pending() {
-  if (requests_[0] == MPI_REQUEST_NULL) return std::nullopt;
-  const int rc = MPI_Waitall(2, requests_.data(), MPI_STATUSES_IGNORE);
-  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Waitall (the traffic summary)", rc);
-  known_ = TrafficSummary::from_reduced(sums_out_, maxima_out_);
+  if (request_ == MPI_REQUEST_NULL) return std::nullopt;
+  const int rc = MPI_Wait(&request_, MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Wait (the previous call's traffic summary)", rc);
+  known_ = TrafficSummary::from_words(out_.data());
   return std::nullopt;
 }
 
 MaybeFailure TrafficSummaries::for_call(const TrafficSummary& mine, MPI_Comm comm, TrafficSummary& out) {
+  if (auto failure = make_handles()) return failure;
   if (auto failure = complete_pending()) return failure;
-  sums_in_ = mine.sums();
-  maxima_in_ = mine.maxima();
-  const bool first = !known_;
-  if (auto failure = start(comm)) return failure;
-  if (first) {  // nothing earlier to choose by: wait for this call's own
-    if (auto failure = complete_pending()) return failure;
+  in_ = mine.words();
+  if (!known_) {
+    const int rc = MPI_Allreduce(in_.data(), out_.data(), 1, type_.get(), op_, comm);
+    if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Allreduce (the traffic summary)", rc);
+    known_ = TrafficSummary::from_words(out_.data());
+    out = *known_;
+    return std::nullopt;
   }
   out = *known_;
+  const int rc = MPI_Iallreduce(in_.data(), out_.data(), 1, type_.get(), op_, comm, &request_);
+  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Iallreduce (the traffic summary)", rc);
   return std::nullopt;
 }
 

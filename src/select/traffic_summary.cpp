@@ -42,32 +42,12 @@ TrafficSummary TrafficSummary::of_rank(int rank, std::span<const std::size_t> se
   return s;
 }
 
-namespace {
-
-constexpr int kRankBits = 24;
-constexpr std::uint64_t kRankMask = (std::uint64_t{1} << kRankBits) - 1;
-constexpr std::uint64_t kLoadCap = (std::uint64_t{1} << (64 - kRankBits)) - 1;
-
-std::uint64_t load_above_rank(std::uint64_t load, std::uint64_t rank) {
-  return std::min(load, kLoadCap) << kRankBits | (kRankMask - std::min(rank, kRankMask));
+std::array<std::uint64_t, TrafficSummary::kWords> TrafficSummary::words() const {
+  return {total_bytes, nonempty_blocks, most_sent, most_sent_rank, most_received, most_received_rank};
 }
 
-}  // namespace
-
-std::array<std::uint64_t, 2> TrafficSummary::maxima() const {
-  return {load_above_rank(most_sent, most_sent_rank), load_above_rank(most_received, most_received_rank)};
-}
-
-TrafficSummary TrafficSummary::from_reduced(const std::array<std::uint64_t, 2>& sums,
-                                            const std::array<std::uint64_t, 2>& maxima) {
-  TrafficSummary s;
-  s.total_bytes = sums[0];
-  s.nonempty_blocks = sums[1];
-  s.most_sent = maxima[0] >> kRankBits;
-  s.most_sent_rank = kRankMask - (maxima[0] & kRankMask);
-  s.most_received = maxima[1] >> kRankBits;
-  s.most_received_rank = kRankMask - (maxima[1] & kRankMask);
-  return s;
+TrafficSummary TrafficSummary::from_words(const std::uint64_t* w) {
+  return {w[0], w[1], w[2], w[3], w[4], w[5]};
 }
 
 TrafficSummary combine(const TrafficSummary& a, const TrafficSummary& b) {

@@ -38,19 +38,14 @@ struct TrafficSummary {
   // One rank's part: the bytes of its blocks to each rank and from each rank.
   static TrafficSummary of_rank(int rank, std::span<const std::size_t> sent, std::span<const std::size_t> received);
 
-  // For MPI's predefined reductions: the two sums (MPI_SUM), and the two maxima with their
-  // ranks (MPI_MAX), each as one word: the load (at most 2^40 - 1 bytes, larger loads counted
-  // as that) above 2^24 - 1 - rank, so that the larger load wins and, on a tie, the lower rank
-  // (ranks below 2^24). from_reduced reads both back.
-  std::array<std::uint64_t, 2> sums() const { return {total_bytes, nonempty_blocks}; }
-  std::array<std::uint64_t, 2> maxima() const;
-  static TrafficSummary from_reduced(const std::array<std::uint64_t, 2>& sums,
-                                     const std::array<std::uint64_t, 2>& maxima);
+  // The summary as words for a reduction (kWords unsigned 64-bit integers) and back.
+  static constexpr int kWords = 6;
+  std::array<std::uint64_t, kWords> words() const;
+  static TrafficSummary from_words(const std::uint64_t* words);
 };
 
 // The summary of the ranks of a and b together: sums and maxima (ties: the lower rank), so the
-// combination is associative and commutative and every rank ends with the same summary. What
-// MPI_SUM over sums() and MPI_MAX over maxima() compute, below the caps.
+// combination is associative and commutative and every rank ends with the same summary.
 TrafficSummary combine(const TrafficSummary& a, const TrafficSummary& b);
 
 struct TrafficShape {
