@@ -118,6 +118,15 @@ MaybeFailure run_schedule(const CallArguments& arguments, CheckedCall& call, Cal
   return buffers.stage_out(arguments, call, private_comm);
 }
 
+// auto's traffic summary of a v form (traffic_summary_exchange.hpp): its row stage went with the
+// call, its column stage goes on its way now, to be completed by the next call.
+MaybeFailure summary_between_calls(MPI_Comm comm, const CheckedCall& call) {
+  if (!call.auto_select || !is_variable(call.operation)) return std::nullopt;
+  CommState* state = nullptr;
+  if (auto failure = find_comm_state(comm, state)) return failure;
+  return state->traffic_summaries(call.operation).after_call();
+}
+
 // The MPI library's own call: asked for by name, or auto's decision table named it.
 int run_native(const CallArguments& arguments, const CollectiveOptions& options) {
   const int rc = call_native(arguments);
@@ -152,7 +161,9 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
   if (call.native) return run_native(arguments, options);
   call.topology_spec = topology_spec_of(options);
   call.calibration_path = calibration_path_of(options);
-  if (auto run_failure = run_schedule(arguments, call, blocks)) {
+  MaybeFailure run_failure = run_schedule(arguments, call, blocks);
+  if (!run_failure) run_failure = summary_between_calls(arguments.comm, call);
+  if (run_failure) {
     const std::string requested =
         options.algorithm.empty() ? std::string(default_algorithm(arguments.operation)) : options.algorithm;
     run_failure->message = op + " (" + requested + "): " + run_failure->message;

@@ -4,63 +4,87 @@ namespace topocoll::exec {
 
 namespace {
 
-// MPI_User_function over whole summaries (the datatype holds one summary, so MPI never splits
-// one between calls).
-void combine_summaries(void* in, void* inout, int* len, MPI_Datatype*) {
-  auto* from = static_cast<std::uint64_t*>(in);
-  auto* into = static_cast<std::uint64_t*>(inout);
-  for (int i = 0; i < *len; ++i, from += TrafficSummary::kWords, into += TrafficSummary::kWords) {
-    const std::array<std::uint64_t, TrafficSummary::kWords> both =
-        combine(TrafficSummary::from_words(into), TrafficSummary::from_words(from)).words();
-    for (int w = 0; w < TrafficSummary::kWords; ++w) into[w] = both[w];
-  }
-}
+constexpr int kRowTag = 1, kColumnTag = 2;
 
 }  // namespace
 
 TrafficSummaries::~TrafficSummaries() {
-  // MPI_Comm_free of the user's communicator: every rank completes it. Inside MPI_Finalize it is
-  // left to MPI (SMPI aborts on a wait there: the other ranks may be gone).
-  if (request_ != MPI_REQUEST_NULL && mpi_is_active()) MPI_Wait(&request_, MPI_STATUS_IGNORE);
-  if (!may_free_handles()) return;
-  if (op_ != MPI_OP_NULL) MPI_Op_free(&op_);
+  // MPI_Comm_free of the user's communicator: every rank completes it. Inside MPI_Finalize the
+  // messages are left to MPI (SMPI aborts on a wait there: the other ranks may be gone).
+  if (stage_ != Stage::idle && mpi_is_active()) finish();
 }
 
-MaybeFailure TrafficSummaries::make_handles() {
-  if (op_ != MPI_OP_NULL) return std::nullopt;
-  MPI_Datatype summary_type = MPI_DATATYPE_NULL;
-  int rc = MPI_Type_contiguous(TrafficSummary::kWords, MPI_UINT64_T, &summary_type);
-  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Type_contiguous", rc);
-  rc = MPI_Type_commit(&summary_type);
-  type_ = OwnedDatatype(summary_type);
-  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Type_commit", rc);
-  if ((rc = MPI_Op_create(combine_summaries, 1, &op_)) != MPI_SUCCESS) return mpi_call_failure("MPI_Op_create", rc);
+MaybeFailure TrafficSummaries::post(const std::vector<int>& sources, std::vector<Words>& into,
+                                    const std::vector<int>& destinations, const Words& sent, int tag) {
+  into.assign(sources.size(), Words{});
+  requests_.assign(sources.size() + destinations.size(), MPI_REQUEST_NULL);
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const int rc =
+        MPI_Irecv(into[i].data(), TrafficSummary::kWords, MPI_UINT64_T, sources[i], tag, comm_.get(), &requests_[i]);
+    if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Irecv (a traffic summary)", rc);
+  }
+  for (std::size_t i = 0; i < destinations.size(); ++i) {
+    const int rc = MPI_Isend(sent.data(), TrafficSummary::kWords, MPI_UINT64_T, destinations[i], tag, comm_.get(),
+                             &requests_[sources.size() + i]);
+    if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Isend (a traffic summary)", rc);
+  }
   return std::nullopt;
 }
 
-MaybeFailure TrafficSummaries::complete_pending() {
-  if (request_ == MPI_REQUEST_NULL) return std::nullopt;
-  const int rc = MPI_Wait(&request_, MPI_STATUS_IGNORE);
-  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Wait (the previous call's traffic summary)", rc);
-  known_ = TrafficSummary::from_words(out_.data());
+MaybeFailure TrafficSummaries::complete(const std::vector<Words>& received, Words& combined) {
+  const int rc = MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Waitall (the traffic summaries)", rc);
+  TrafficSummary all = TrafficSummary::from_words(combined.data());
+  for (const Words& words : received) all = combine(all, TrafficSummary::from_words(words.data()));
+  combined = all.words();
+  return std::nullopt;
+}
+
+MaybeFailure TrafficSummaries::advance_to_columns() {
+  row_ = mine_;
+  if (auto failure = complete(from_row_, row_)) return failure;
+  stage_ = Stage::columns;
+  return post(routes_.row_sources, from_columns_, routes_.row_destinations, row_, kColumnTag);
+}
+
+MaybeFailure TrafficSummaries::finish() {
+  if (stage_ == Stage::rows) {
+    if (auto failure = advance_to_columns()) return failure;
+  }
+  if (stage_ == Stage::columns) {
+    Words all = row_;
+    if (auto failure = complete(from_columns_, all)) return failure;
+    known_ = TrafficSummary::from_words(all.data());
+    stage_ = Stage::idle;
+  }
   return std::nullopt;
 }
 
 MaybeFailure TrafficSummaries::for_call(const TrafficSummary& mine, MPI_Comm comm, TrafficSummary& out) {
-  if (auto failure = make_handles()) return failure;
-  if (auto failure = complete_pending()) return failure;
-  in_ = mine.words();
-  if (!known_) {
-    const int rc = MPI_Allreduce(in_.data(), out_.data(), 1, type_.get(), op_, comm);
-    if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Allreduce (the traffic summary)", rc);
-    known_ = TrafficSummary::from_words(out_.data());
-    out = *known_;
-    return std::nullopt;
+  if (comm_.get() == MPI_COMM_NULL) {
+    MPI_Comm duplicate = MPI_COMM_NULL;
+    const int rc = MPI_Comm_dup(comm, &duplicate);
+    if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Comm_dup (for the traffic summaries)", rc);
+    comm_ = OwnedComm(duplicate);
+    MPI_Comm_set_errhandler(duplicate, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(duplicate, &rank_);
+    MPI_Comm_size(duplicate, &size_);
+    routes_ = summary_routes(rank_, size_);
+  }
+  if (auto failure = finish()) return failure;  // the previous call's
+  mine_ = mine.words();
+  stage_ = Stage::rows;
+  if (auto failure = post(routes_.row_peers, from_row_, routes_.row_peers, mine_, kRowTag)) return failure;
+  if (!known_) {  // nothing earlier to choose by: wait for this call's own
+    if (auto failure = finish()) return failure;
   }
   out = *known_;
-  const int rc = MPI_Iallreduce(in_.data(), out_.data(), 1, type_.get(), op_, comm, &request_);
-  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Iallreduce (the traffic summary)", rc);
   return std::nullopt;
+}
+
+MaybeFailure TrafficSummaries::after_call() {
+  if (stage_ != Stage::rows) return std::nullopt;
+  return advance_to_columns();
 }
 
 }  // namespace topocoll::exec

@@ -59,6 +59,30 @@ TrafficSummary combine(const TrafficSummary& a, const TrafficSummary& b) {
   return c;
 }
 
+SummaryRoutes summary_routes(int rank, int size) {
+  // r = ceil(p / ceil(sqrt(p))) rows of p / r or p / r + 1 consecutive ranks (the longer first),
+  // so that no row is much shorter than another: a member of a short row sends its row's summary
+  // to at most two ranks of each other row.
+  int columns = 1;
+  while (columns * columns < size) ++columns;
+  const int rows = (size + columns - 1) / columns, base = size / rows, longer = size % rows;
+  const auto start = [&](int row) { return row * base + std::min(row, longer); };
+  const auto length = [&](int row) { return base + (row < longer ? 1 : 0); };
+  int row = 0;
+  while (row + 1 < rows && start(row + 1) <= rank) ++row;
+  const int column = rank - start(row);
+  SummaryRoutes routes;
+  for (int j = 0; j < length(row); ++j)
+    if (j != column) routes.row_peers.push_back(start(row) + j);
+  for (int other = 0; other < rows; ++other) {
+    if (other == row) continue;
+    routes.row_sources.push_back(start(other) + column % length(other));
+    for (int j = 0; j < length(other); ++j)  // those of `other` that take row's summary from rank
+      if (j % length(row) == column) routes.row_destinations.push_back(start(other) + j);
+  }
+  return routes;
+}
+
 std::string TrafficShape::key() const {
   return "average=" + std::to_string(average_block_bytes) + " k=" + std::to_string(blocks_per_row) + " pair=" +
          std::to_string(hot_pair_bytes) + " b=" + std::to_string(block_bytes) + " sender=" +

@@ -21,6 +21,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "schedule/block_map.hpp"
 #include "topology/topology.hpp"
@@ -47,6 +48,20 @@ struct TrafficSummary {
 // The summary of the ranks of a and b together: sums and maxima (ties: the lower rank), so the
 // combination is associative and commutative and every rank ends with the same summary.
 TrafficSummary combine(const TrafficSummary& a, const TrafficSummary& b);
+
+// Who tells whom their summaries (exec/traffic_summary_exchange.hpp), in two stages over rows
+// of about sqrt(p) consecutive ranks (ceil(p / ceil(sqrt(p))) rows, their lengths differing by
+// at most one). Stage 1:
+// each rank swaps its own summary with the other members of its row. Stage 2: each rank
+// receives every other row's summary from one member of that row (the one in its own column,
+// modulo that row's length) and sends its row's to the ranks that take it from it. At most
+// about 3 sqrt(p) messages a rank, none waiting for another of its stage.
+struct SummaryRoutes {
+  std::vector<int> row_peers;          // stage 1: send to and receive from each
+  std::vector<int> row_sources;        // stage 2: one per other row, in row order
+  std::vector<int> row_destinations;   // stage 2: the ranks this rank's row summary goes to
+};
+SummaryRoutes summary_routes(int rank, int size);
 
 struct TrafficShape {
   int size = 1;

@@ -170,3 +170,51 @@ TEST(TrafficSummary, TheModelSeesTheHotRank) {
 
 }  // namespace
 }  // namespace topocoll
+
+namespace topocoll {
+namespace {
+
+// The two stages of the summary exchange (summary_routes) tell every rank every rank's summary:
+// each row's once, through matched messages (every receive has its send, and no other), with
+// about 2 sqrt(p) messages a rank.
+TEST(SummaryRoutes, EveryRankLearnsEveryRankThroughMatchedMessages) {
+  for (int p = 1; p <= 100; ++p) {
+    std::vector<SummaryRoutes> routes;
+    for (int r = 0; r < p; ++r) routes.push_back(summary_routes(r, p));
+    // Stage 1: rank r knows itself and its row peers, the peers being mutual.
+    std::vector<std::vector<bool>> row_knows(p, std::vector<bool>(p, false));
+    for (int r = 0; r < p; ++r) {
+      row_knows[r][r] = true;
+      for (int peer : routes[r].row_peers) {
+        row_knows[r][peer] = true;
+        const auto& back = routes[peer].row_peers;
+        EXPECT_EQ(std::count(back.begin(), back.end(), r), 1) << "p " << p << ", " << r << " <-> " << peer;
+      }
+    }
+    // Stage 2: a source's row summary, received once from each source, which sends it to r.
+    std::size_t most_messages = 0;
+    for (int r = 0; r < p; ++r) {
+      std::vector<int> learned(p, 0);
+      for (int q = 0; q < p; ++q) learned[q] += row_knows[r][q] ? 1 : 0;
+      for (int source : routes[r].row_sources) {
+        const auto& to = routes[source].row_destinations;
+        EXPECT_EQ(std::count(to.begin(), to.end(), r), 1) << "p " << p << ": " << source << " -> " << r;
+        for (int q = 0; q < p; ++q) learned[q] += row_knows[source][q] ? 1 : 0;
+      }
+      for (int q = 0; q < p; ++q) EXPECT_EQ(learned[q], 1) << "p " << p << ": rank " << r << " learns " << q;
+      std::size_t sent_to = 0;
+      for (int d = 0; d < p; ++d) {
+        const auto& from = routes[d].row_sources;
+        sent_to += static_cast<std::size_t>(std::count(from.begin(), from.end(), r));
+      }
+      EXPECT_EQ(sent_to, routes[r].row_destinations.size()) << "p " << p << ", rank " << r;
+      most_messages = std::max(most_messages, routes[r].row_peers.size() + routes[r].row_destinations.size());
+    }
+    int c = 1;
+    while (c * c < p) ++c;
+    EXPECT_LE(most_messages, static_cast<std::size_t>(3 * c)) << "p " << p;
+  }
+}
+
+}  // namespace
+}  // namespace topocoll
