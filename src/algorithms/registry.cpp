@@ -67,7 +67,8 @@ constexpr Algorithm kLinkaware{.name = "linkaware",
                                           "to keep the most flows on a link low, for any allocation",
                                .supports = supports_linkaware,
                                .plan = plan_linkaware,
-                               .needs_topology = true};
+                               .needs_topology = true,
+                               .reads_routes = true};
 constexpr Algorithm kLiu{.name = "liu",
                          .summary = "four stages over a grid of the ranks: spread every rank's data evenly (rows, "
                                     "then columns), then deliver it (rows, then columns); sizes travel in headers",

@@ -77,7 +77,8 @@ MaybeFailure find_or_build_plan(CommState& state, CheckedCall& call, LocalBlocks
   }
   PlanKey key{call.operation, call.problem.root, call.in_place && is_rooted(call.operation),
               std::string(call.algorithm->name), call.block_bytes, call.problem.knobs,
-              call.algorithm->needs_topology ? call.topology_spec : std::string()};
+              call.algorithm->needs_topology ? call.topology_spec : std::string(),
+              call.algorithm->reads_routes ? call.network_path : std::string()};
   plan = state.plans().find(key);
   if (plan != nullptr) return std::nullopt;
   auto built = std::make_unique<ExecutionPlan>();
@@ -158,6 +159,7 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
   if (call.native) return run_native(arguments, options);
   call.topology_spec = topology_spec_of(options);
   call.calibration_path = calibration_path_of(options);
+  call.network_path = network_path_of(options);
   if (auto run_failure = run_schedule(arguments, call, blocks)) {
     const std::string requested =
         options.algorithm.empty() ? std::string(default_algorithm(arguments.operation)) : options.algorithm;
