@@ -40,6 +40,11 @@ Options:
                    exports nothing. Default: TOPOCOLL_TOPOLOGY when set, else the file beside
                    the platform with the extension .topology.json when there is one (what
                    topocoll-platform writes)
+  --network FILE   the platform whose routes algorithms that read them (linkaware) build
+                   their phases from, exported as TOPOCOLL_NETWORK; 'none' exports nothing (they
+                   then read the topology as a tree). Default: TOPOCOLL_NETWORK when set, else
+                   PLATFORM itself when topocoll-platform wrote it (it records the command that
+                   describes its network; other platforms describe none to the library)
   --calibration FILE
                    the machine's calibration for the benchmark's auto, exported as
                    TOPOCOLL_CALIBRATION (the benchmark's own --calibration still wins); 'none'
@@ -74,6 +79,7 @@ model=SMPI-unit
 extra_cfg=()
 topology=${TOPOCOLL_TOPOLOGY:-}
 calibration=${TOPOCOLL_CALIBRATION:-}
+network=${TOPOCOLL_NETWORK:-}
 program=topocoll-bench
 hostfile=""
 while [[ $# -gt 0 ]]; do
@@ -91,6 +97,8 @@ while [[ $# -gt 0 ]]; do
     --hostfile=*) hostfile=${1#*=}; shift ;;
     --topology) [[ $# -ge 2 ]] || die "--topology needs a value"; topology=$2; shift 2 ;;
     --topology=*) topology=${1#*=}; shift ;;
+    --network) [[ $# -ge 2 ]] || die "--network needs a platform file or 'none'"; network=$2; shift 2 ;;
+    --network=*) network=${1#*=}; shift ;;
     --calibration) [[ $# -ge 2 ]] || die "--calibration needs a file or 'none'"; calibration=$2; shift 2 ;;
     --calibration=*) calibration=${1#*=}; shift ;;
     --) die "PLATFORM and NP come before --; run with -h for the usage" ;;
@@ -148,8 +156,15 @@ beside_platform() {
 }
 topology=$(beside_platform "$topology" .topology.json topology '^(clusters|flat):') || exit 2
 calibration=$(beside_platform "$calibration" .calibration.json calibration '') || exit 2
+# The network: as given, else the platform when topocoll-platform wrote it; 'none': no network.
+if [[ -z "$network" ]] && grep -q '<prop id="generated-by" value="topocoll-platform ' "$platform_xml"; then
+  network=$platform_xml
+fi
+[[ "$network" != none ]] || network=""
+[[ -z "$network" || -f "$network" ]] || die "no network platform file '$network'"
 # Exported for the library (auto's calibration: the benchmark's own --calibration still wins).
 if [[ -n "$topology" ]]; then export TOPOCOLL_TOPOLOGY="$topology"; else unset TOPOCOLL_TOPOLOGY; fi
+if [[ -n "$network" ]]; then export TOPOCOLL_NETWORK="$network"; else unset TOPOCOLL_NETWORK; fi
 if [[ -n "$calibration" ]]; then export TOPOCOLL_CALIBRATION="$calibration"; else unset TOPOCOLL_CALIBRATION; fi
 # A hostfile line is 'host' (one slot) or 'host:slots'.
 slots=$(awk -F: 'NF && $1 !~ /^#/ { n += (NF > 1 ? $2 : 1) } END { print n + 0 }' "$hostfile")
@@ -200,6 +215,7 @@ done
   # Settings the platform file carries itself (<config><prop id=... value=.../>).
   sed -n '/<config>/,/<\/config>/ s/.*<prop id="\([^"]*\)" value="\([^"]*\)".*/#   --cfg=\1:\2 (from the platform file)/p' "$platform_xml"
   echo "# calibration for auto (TOPOCOLL_CALIBRATION): ${calibration:-(none)}"
+  echo "# network for linkaware's routes (TOPOCOLL_NETWORK): ${network:-(none: the topology read as a tree)}"
 } >&2
 
 exec smpirun ${TOPOCOLL_SMPIRUN_WRAPPER:+-wrapper "$TOPOCOLL_SMPIRUN_WRAPPER"} -np "$np" -platform "$platform_xml" -hostfile "$hostfile" "${cfg_args[@]}" \

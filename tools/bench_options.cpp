@@ -222,6 +222,10 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
                  "Topology for topology-aware algorithms (lg): clusters:N1,N2,..., flat:N, pattern:REGEX "
                  "(named groups of a regular expression on the host name: the levels) or a topology file "
                  "(default: the TOPOCOLL_TOPOLOGY environment variable, else Slurm's SLURM_TOPOLOGY_ADDR)");
+  app.add_option("--network", options.network,
+                 "The SimGrid platform the ranks run on (written by topocoll-platform), for algorithms that "
+                 "read the network's routes (linkaware); each rank's host is its MPI_Get_processor_name "
+                 "(default: the TOPOCOLL_NETWORK environment variable; none: the topology read as a tree)");
   app.add_option("--calibration", options.calibration,
                  "auto: the machine's calibration file, made by topocoll-calibrate (default: the "
                  "TOPOCOLL_CALIBRATION environment variable)");
@@ -305,6 +309,9 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
     }
     if (options.calibration.empty()) {
       if (const char* env = std::getenv("TOPOCOLL_CALIBRATION")) options.calibration = env;
+    }
+    if (options.network.empty()) {
+      if (const char* env = std::getenv("TOPOCOLL_NETWORK")) options.network = env;
     }
     options.operation = *operation_named(operation);
     if (algorithms_option->count() == 0) options.algorithms = all_algorithm_names(options.operation);

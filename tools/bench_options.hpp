@@ -39,6 +39,7 @@ struct BenchOptions {
   bool shared_malloc = false;       // SMPI only
   std::string calibration;          // --calibration, else TOPOCOLL_CALIBRATION: for auto
   std::string topology;             // --topology, else TOPOCOLL_TOPOLOGY; empty: node level only
+  std::string network;              // --network, else TOPOCOLL_NETWORK: a platform whose routes linkaware reads
   std::size_t max_scratch_bytes = 0;  // lg: scratch cap per rank (0: none)
   std::size_t segment_bytes = 0;      // lg: pipeline piece size (0: from the cap)
   int stripes = 0;                    // overlap: messages per block across (0: one; auto chooses)

@@ -61,6 +61,7 @@ CollectiveOptions call_options_for(const BenchOptions& options, const std::strin
   call_options.max_requests = options.max_requests;
   call_options.copy_bandwidth = options.copy_bandwidth;
   call_options.topology = options.topology;
+  call_options.network = options.network;
   call_options.lg.max_scratch_bytes = options.max_scratch_bytes;
   call_options.lg.segment_bytes = options.segment_bytes;
   call_options.overlap.stripes = options.stripes;

@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "network/host_lookup.hpp"
 #include "topology/topology_file.hpp"
 
 namespace topocoll::tools {
@@ -88,23 +89,15 @@ PlanMachine load_plan_machine(const std::string& spec, const std::string& hostfi
 
 std::vector<int> hosts_of_ranks(const network::Network& network, const PlanMachine& machine) {
   const int ranks = machine.topology.size();
-  std::vector<int> hosts(static_cast<std::size_t>(ranks));
   if (machine.rank_hosts.empty()) {
+    std::vector<int> hosts(static_cast<std::size_t>(ranks));
     for (int r = 0; r < ranks; ++r) hosts[r] = r % network.host_count();
     return hosts;
   }
-  std::map<std::string, int> index;
-  const std::vector<std::string> names = network.hosts();
-  for (std::size_t h = 0; h < names.size(); ++h) index[names[h]] = static_cast<int>(h);
-  for (int r = 0; r < ranks; ++r) {
-    const auto it = index.find(machine.rank_hosts[r]);
-    if (it == index.end()) {
-      throw std::runtime_error("rank " + std::to_string(r) + " runs on " + machine.rank_hosts[r] +
-                               ", which the network does not have");
-    }
-    hosts[r] = it->second;
-  }
-  return hosts;
+  std::string error;
+  auto hosts = network::host_indices(network, machine.rank_hosts, &error);
+  if (!hosts) throw std::runtime_error(error);
+  return std::move(*hosts);
 }
 
 void add_link_loads(nlohmann::json& out, const LinkLoads& loads) {

@@ -20,7 +20,7 @@
 
 #include "algorithms/registry.hpp"
 #include "plan_machine.hpp"
-#include "platform_description.hpp"
+#include "network/platform_description.hpp"
 #include "select/auto_select.hpp"
 #include "model/liu_flat_cost.hpp"
 #include "model/root_path_cost.hpp"
@@ -186,7 +186,7 @@ int main(int argc, char** argv) {
   try {
     machine = tools::load_plan_machine(topology_spec, hostfile, np);
     if (!network_path.empty()) {
-      network = tools::network_of_platform(network_path);
+      network = network::network_of_platform(network_path);
       rank_hosts = tools::hosts_of_ranks(*network, machine);
     }
   } catch (const std::exception& e) {

@@ -23,7 +23,7 @@
 #include "network/switch_tree.hpp"
 #include "network/units.hpp"
 #include "plan_machine.hpp"
-#include "platform_description.hpp"
+#include "network/platform_description.hpp"
 
 namespace {
 

@@ -38,6 +38,11 @@ struct CollectiveOptions {
   // auto: the calibration file of the machine (made by topocoll-calibrate). Empty: the
   // TOPOCOLL_CALIBRATION environment variable; auto without either is an error.
   std::string calibration;
+  // The SimGrid platform the ranks run on (a platform file written by topocoll-platform), for
+  // algorithms that read the network's routes (linkaware): each rank's host is found by its
+  // MPI_Get_processor_name (under SMPI the simulated host's name). Empty: the TOPOCOLL_NETWORK
+  // environment variable; when neither names one, such algorithms read the topology as a tree.
+  std::string network;
   // When not null, receives the name of the algorithm that ran (what auto chose), on success.
   std::string* chosen_algorithm = nullptr;
   // When not null, receives on success what made auto's choice: "the cost model", or the

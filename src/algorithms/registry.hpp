@@ -32,6 +32,9 @@ struct Algorithm {
   // schedule (model/tam_wang.hpp) and for native.
   double (*predict_us)(const Problem&, const TamWangParams&) = nullptr;
   bool needs_topology = false;  // applies only once the problem carries the machine's topology
+  // Reads the network's routes (problem.network) where one is known: the executor attaches the
+  // platform that CollectiveOptions::network (or TOPOCOLL_NETWORK) names, for these only.
+  bool reads_routes = false;
   // Alltoallv: the blocks (peer -> dst) whose sizes `rank` must learn from `peer` before it can
   // build its schedule (the executor exchanges them). Null: none beyond its own blocks.
   std::vector<std::pair<int, int>> (*sizes_from)(const Problem&, int rank, int peer) = nullptr;

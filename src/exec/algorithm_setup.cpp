@@ -16,11 +16,22 @@ std::string calibration_path_of(const CollectiveOptions& options) {
   return env != nullptr ? env : "";
 }
 
+std::string network_path_of(const CollectiveOptions& options) {
+  if (!options.network.empty()) return options.network;
+  const char* env = std::getenv("TOPOCOLL_NETWORK");
+  return env != nullptr ? env : "";
+}
+
 MaybeFailure attach_topology(CommState& state, CheckedCall& call) {
   if (!call.algorithm->needs_topology) return std::nullopt;
   const Topology* topology = nullptr;
   if (auto failure = state.topology(call.topology_spec, topology)) return failure;
   call.problem.topology = topology;
+  if (call.algorithm->reads_routes && !call.network_path.empty()) {
+    const NetworkPlacement* placement = nullptr;
+    if (auto failure = state.network(call.network_path, placement)) return failure;
+    call.problem.network = placement;
+  }
   const Applicability applicability = call.algorithm->supports(call.problem);
   if (!applicability.ok) {
     const std::string hint = call.topology_spec.empty()

@@ -17,10 +17,14 @@ namespace topocoll::exec {
 std::string topology_spec_of(const CollectiveOptions& options);
 // options.calibration, or TOPOCOLL_CALIBRATION when that is empty (entry points only).
 std::string calibration_path_of(const CollectiveOptions& options);
+// options.network, or TOPOCOLL_NETWORK when that is empty (entry points only).
+std::string network_path_of(const CollectiveOptions& options);
 
 // For a topology-aware algorithm: discovers (or finds cached) the communicator's topology,
-// sets call.problem.topology and asks the algorithm whether it applies; MPI_ERR_ARG with the
-// reason when not. Collective on the first use of a spec; every rank reaches the same answer.
+// sets call.problem.topology (and, for an algorithm that reads routes when call.network_path
+// names a platform, call.problem.network) and asks the algorithm whether it applies; MPI_ERR_ARG
+// with the reason when not. Collective on the first use of a spec or a network; every rank
+// reaches the same answer.
 MaybeFailure attach_topology(CommState& state, CheckedCall& call);
 
 }  // namespace topocoll::exec

@@ -49,6 +49,7 @@ struct CheckedCall {
   std::string auto_chosen_by;  // auto: "the cost model", or the decision table's entry
   std::string calibration_path;  // auto: options.calibration, or TOPOCOLL_CALIBRATION
   std::string topology_spec;     // options.topology, or TOPOCOLL_TOPOLOGY when that is empty
+  std::string network_path;      // options.network, or TOPOCOLL_NETWORK when that is empty
   int rank = 0;
   bool in_place = false;  // MPI_IN_PLACE where the operation allows it
   DatatypeLayout send_type, recv_type;  // unset for a side the call does not use

@@ -71,7 +71,8 @@ MaybeFailure find_or_build_plan(CommState& state, CheckedCall& call, LocalBlocks
   }
   PlanKey key{call.operation, call.problem.root, call.in_place && is_rooted(call.operation),
               std::string(call.algorithm->name), call.block_bytes, call.problem.knobs,
-              call.algorithm->needs_topology ? call.topology_spec : std::string()};
+              call.algorithm->needs_topology ? call.topology_spec : std::string(),
+              call.algorithm->reads_routes ? call.network_path : std::string()};
   plan = state.plans().find(key);
   if (plan != nullptr) return std::nullopt;
   auto built = std::make_unique<ExecutionPlan>();
@@ -161,6 +162,7 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
   if (call.native) return run_native(arguments, options);
   call.topology_spec = topology_spec_of(options);
   call.calibration_path = calibration_path_of(options);
+  call.network_path = network_path_of(options);
   MaybeFailure run_failure = run_schedule(arguments, call, blocks);
   if (!run_failure) run_failure = summary_between_calls(arguments.comm, call);
   if (run_failure) {

@@ -73,6 +73,19 @@ MaybeFailure CommState::topology(const std::string& spec, const Topology*& out) 
   return std::nullopt;
 }
 
+MaybeFailure CommState::network(const std::string& path, const NetworkPlacement*& out) {
+  auto it = networks_.find(path);
+  if (it == networks_.end()) {
+    MPI_Comm comm = MPI_COMM_NULL;
+    if (auto failure = private_comm(comm)) return failure;
+    std::unique_ptr<CommNetwork> discovered;
+    if (auto failure = discover_network(comm, path, discovered)) return failure;
+    it = networks_.emplace(path, std::move(discovered)).first;
+  }
+  out = &it->second->placement;
+  return std::nullopt;
+}
+
 MaybeFailure CommState::calibration(const std::string& path, const Calibration*& out) {
   auto it = calibrations_.find(path);
   if (it == calibrations_.end()) {

@@ -1,7 +1,7 @@
 // The library's state for one user communicator, cached on it with an MPI attribute (the
 // library's only global is that attribute's keyval): the private duplicate the library
 // communicates on, so that its messages never match the user's point-to-point traffic; the
-// ExecutionPlans built for it; the topologies discovered for it; and, on MPI_COMM_SELF only, the error log. The attribute's
+// ExecutionPlans built for it; the topologies and networks discovered for it; and, on MPI_COMM_SELF only, the error log. The attribute's
 // delete callback frees everything when the user frees the communicator, or when
 // MPI_Finalize deletes MPI_COMM_SELF's attributes. Duplicating the user's communicator does
 // not copy the state (MPI_COMM_NULL_COPY_FN).
@@ -11,11 +11,13 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "exec/error_log.hpp"
 #include "exec/failure.hpp"
 #include "exec/mpi_handles.hpp"
+#include "exec/network_discovery.hpp"
 #include "exec/plan_cache.hpp"
 #include "exec/traffic_summary_exchange.hpp"
 #include "select/auto_select.hpp"
@@ -40,6 +42,9 @@ class CommState {
   // The topology this communicator sees under `spec` (see discover_topology), discovered on
   // first use per spec (collective over the communicator) and cached.
   MaybeFailure topology(const std::string& spec, const Topology*& out);
+  // The network of the platform at `path` with this communicator's ranks on it (see
+  // discover_network), read on first use per path (collective over the communicator) and cached.
+  MaybeFailure network(const std::string& path, const NetworkPlacement*& out);
   // The calibration at `path` (auto), read on first use and cached; MPI_ERR_ARG naming the
   // field at fault when it cannot be used. Local.
   MaybeFailure calibration(const std::string& path, const Calibration*& out);
@@ -62,6 +67,7 @@ class CommState {
   int tag_upper_bound_ = 0;  // MPI_TAG_UB, read on first use
   PlanCache plans_;
   std::map<std::string, Topology> topologies_;
+  std::map<std::string, std::unique_ptr<CommNetwork>> networks_;
   std::map<std::string, Calibration> calibrations_;
   std::map<std::string, AutoRun> auto_choices_;
   // After private_comm_, so that a summary still on its way is completed before it is freed.

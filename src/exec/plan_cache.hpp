@@ -25,6 +25,7 @@ struct PlanKey {
   std::size_t block_bytes = 0;
   AlgorithmKnobs knobs;
   std::string topology;  // the spec the schedule's topology came from (topology-aware algorithms)
+  std::string network;   // the platform the schedule's routes came from (algorithms that read routes)
   friend auto operator<=>(const PlanKey&, const PlanKey&) = default;
 };
 

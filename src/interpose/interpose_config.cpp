@@ -74,6 +74,7 @@ std::string variable_of(Operation operation) {
 InterposeConfig parse_interpose_config(const EnvironmentLookup& lookup) {
   InterposeConfig config;
   config.topology = value_of(lookup, "TOPOCOLL_TOPOLOGY");
+  config.network = value_of(lookup, "TOPOCOLL_NETWORK");
   config.calibration = value_of(lookup, "TOPOCOLL_CALIBRATION");
   for (Operation operation : kOperations) {
     const std::string error = parse_choice(operation, value_of(lookup, variable_of(operation)), config.calibration,

@@ -1,7 +1,7 @@
 // What the preloadable library is asked to do, from the environment: one variable per
 // interposed operation (TOPOCOLL_ALLTOALL, TOPOCOLL_ALLTOALLV, TOPOCOLL_SCATTER,
 // TOPOCOLL_GATHER, TOPOCOLL_SCATTERV, TOPOCOLL_GATHERV), and TOPOCOLL_TOPOLOGY,
-// TOPOCOLL_CALIBRATION and TOPOCOLL_VERBOSE. Parsed by a pure function (the environment is a
+// TOPOCOLL_NETWORK, TOPOCOLL_CALIBRATION and TOPOCOLL_VERBOSE. Parsed by a pure function (the environment is a
 // lookup passed in, so tests need not touch the process's), and read from the process
 // environment exactly once, at the first interposed call.
 #pragma once
@@ -35,6 +35,7 @@ struct InterposeConfig {
   OperationChoice alltoall, alltoallv, scatter, gather, scatterv, gatherv;
   std::string calibration;  // TOPOCOLL_CALIBRATION (for auto)
   std::string topology;     // TOPOCOLL_TOPOLOGY (empty: the library's default)
+  std::string network;      // TOPOCOLL_NETWORK (a SimGrid platform; empty: none)
   bool verbose = false;     // TOPOCOLL_VERBOSE=1
   // Non-empty when a variable has a value the library cannot use: the message names the
   // variable and the valid values, and every interposed call fails with it.

@@ -102,7 +102,7 @@ int run_by_topocoll(const InterposeConfig& config, const EntryPoint& op, MPI_Com
 
 // Whether an error message is about a file or shorthand the environment named.
 bool names_the_environment(const InterposeConfig& config, const std::string& message) {
-  for (const std::string& value : {config.topology, config.calibration}) {
+  for (const std::string& value : {config.topology, config.network, config.calibration}) {
     if (!value.empty() && message.find("'" + value + "'") != std::string::npos) return true;
   }
   return false;
@@ -137,10 +137,10 @@ int run_topology_aware(const InterposeConfig& config, const EntryPoint& op, MPI_
   if (!user_handler_returns) {
     std::fprintf(stderr, "topocoll: %s\n", message.c_str());
   } else if (names_the_environment(config, message)) {
-    // The program asked MPI for codes, not for topocoll: a bad TOPOCOLL_TOPOLOGY or
-    // TOPOCOLL_CALIBRATION would otherwise fail every call without a word.
+    // The program asked MPI for codes, not for topocoll: a bad TOPOCOLL_TOPOLOGY,
+    // TOPOCOLL_NETWORK or TOPOCOLL_CALIBRATION would otherwise fail every call without a word.
     say_once(comm, Note::configuration_error, Speakers::every_rank,
-             message + " (from TOPOCOLL_TOPOLOGY or TOPOCOLL_CALIBRATION)");
+             message + " (from TOPOCOLL_TOPOLOGY, TOPOCOLL_NETWORK or TOPOCOLL_CALIBRATION)");
   }
   PMPI_Comm_call_errhandler(comm, rc);
   return rc;
@@ -161,6 +161,7 @@ int interposed(const EntryPoint& op, MPI_Comm comm, std::size_t block_bytes) {
   CollectiveOptions options;
   options.algorithm = route.algorithm;
   options.topology = config.topology;
+  options.network = config.network;
   options.calibration = config.calibration;
   if (route.applicability_from_executor) return run_topology_aware(config, op, comm, options);
   return run_by_topocoll(config, op, comm, options);

@@ -58,10 +58,13 @@ TEST(InterposeConfig, EveryRegistryNameIsAccepted) {
   }
 }
 
-TEST(InterposeConfig, TopologyAndVerboseAreRead) {
-  const InterposeConfig config = parse({{"TOPOCOLL_TOPOLOGY", "clusters:2,2"}, {"TOPOCOLL_VERBOSE", "1"}});
+TEST(InterposeConfig, TopologyNetworkAndVerboseAreRead) {
+  const InterposeConfig config = parse(
+      {{"TOPOCOLL_TOPOLOGY", "clusters:2,2"}, {"TOPOCOLL_NETWORK", "mesh.xml"}, {"TOPOCOLL_VERBOSE", "1"}});
   EXPECT_TRUE(config.valid()) << config.error;
   EXPECT_EQ(config.topology, "clusters:2,2");
+  EXPECT_EQ(config.network, "mesh.xml");
+  EXPECT_EQ(parse({}).network, "");
   EXPECT_TRUE(config.verbose);
   EXPECT_FALSE(parse({{"TOPOCOLL_VERBOSE", "0"}}).verbose);
 }

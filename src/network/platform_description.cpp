@@ -1,5 +1,5 @@
 // topocoll-platform's description options (see platform_description.hpp).
-#include "platform_description.hpp"
+#include "network/platform_description.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -8,9 +8,7 @@
 
 #include "network/units.hpp"
 
-namespace topocoll::tools {
-
-using namespace topocoll::network;
+namespace topocoll::network {
 
 namespace {
 
@@ -211,4 +209,4 @@ Network network_of_platform(const std::string& platform_xml) {
   }
 }
 
-}  // namespace topocoll::tools
+}  // namespace topocoll::network
