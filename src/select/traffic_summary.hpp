@@ -1,6 +1,7 @@
 // What auto knows of an irregular all-to-all's traffic without any rank holding the p x p
-// counts: a summary every rank contributes its own row and column to, combined by one small
-// collective (exec/traffic_summary_exchange.hpp), and the shape auto prices it as.
+// counts: a summary every rank contributes its own row and column to, combined over two stages
+// of point-to-point messages (summary_routes below; exec/traffic_summary_exchange.hpp), and the
+// shape auto prices it as.
 //
 // The shape is a stand-in that every rank can build alike from the summary alone, cheap to
 // describe (O(1) per block) and rounded so that calls of nearly the same traffic share one
