@@ -33,13 +33,7 @@ int comm_state_keyval() {
 
 MaybeFailure CommState::private_comm(MPI_Comm& out) {
   if (private_comm_.get() == MPI_COMM_NULL) {
-    MPI_Comm duplicate = MPI_COMM_NULL;
-    const int rc = MPI_Comm_dup(user_comm_, &duplicate);
-    if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Comm_dup", rc);
-    OwnedComm owned(duplicate);
-    const int set = MPI_Comm_set_errhandler(duplicate, MPI_ERRORS_RETURN);
-    if (set != MPI_SUCCESS) return mpi_call_failure("MPI_Comm_set_errhandler", set);
-    private_comm_ = std::move(owned);
+    if (auto failure = duplicate_returning_errors(user_comm_, "MPI_Comm_dup", private_comm_)) return failure;
   }
   out = private_comm_.get();
   return std::nullopt;

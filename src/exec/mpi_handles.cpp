@@ -29,4 +29,15 @@ void OwnedComm::reset() {
   handle_ = MPI_COMM_NULL;
 }
 
+MaybeFailure duplicate_returning_errors(MPI_Comm comm, const char* what, OwnedComm& out) {
+  MPI_Comm duplicate = MPI_COMM_NULL;
+  const int rc = MPI_Comm_dup(comm, &duplicate);
+  if (rc != MPI_SUCCESS) return mpi_call_failure(what, rc);
+  OwnedComm owned(duplicate);
+  const int set = MPI_Comm_set_errhandler(duplicate, MPI_ERRORS_RETURN);
+  if (set != MPI_SUCCESS) return mpi_call_failure("MPI_Comm_set_errhandler", set);
+  out = std::move(owned);
+  return std::nullopt;
+}
+
 }  // namespace topocoll::exec

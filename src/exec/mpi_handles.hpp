@@ -7,6 +7,8 @@
 
 #include <utility>
 
+#include "exec/failure.hpp"
+
 namespace topocoll::exec {
 
 // True between MPI_Init and the point of MPI_Finalize after which MPI_Finalized says true.
@@ -67,5 +69,9 @@ class OwnedComm {
  private:
   MPI_Comm handle_ = MPI_COMM_NULL;
 };
+
+// A duplicate of `comm` with MPI_ERRORS_RETURN, so that the library's own failures on it come
+// back as codes (collective over `comm`). `what` names it in a failure's message.
+MaybeFailure duplicate_returning_errors(MPI_Comm comm, const char* what, OwnedComm& out);
 
 }  // namespace topocoll::exec

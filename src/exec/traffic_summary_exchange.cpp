@@ -62,14 +62,13 @@ MaybeFailure TrafficSummaries::finish() {
 
 MaybeFailure TrafficSummaries::for_call(const TrafficSummary& mine, MPI_Comm comm, TrafficSummary& out) {
   if (comm_.get() == MPI_COMM_NULL) {
-    MPI_Comm duplicate = MPI_COMM_NULL;
-    const int rc = MPI_Comm_dup(comm, &duplicate);
-    if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Comm_dup (for the traffic summaries)", rc);
-    comm_ = OwnedComm(duplicate);
-    MPI_Comm_set_errhandler(duplicate, MPI_ERRORS_RETURN);
-    MPI_Comm_rank(duplicate, &rank_);
-    MPI_Comm_size(duplicate, &size_);
-    routes_ = summary_routes(rank_, size_);
+    if (auto failure = duplicate_returning_errors(comm, "MPI_Comm_dup (for the traffic summaries)", comm_)) {
+      return failure;
+    }
+    int rank = 0, size = 1;
+    MPI_Comm_rank(comm_.get(), &rank);
+    MPI_Comm_size(comm_.get(), &size);
+    routes_ = summary_routes(rank, size);
   }
   if (auto failure = finish()) return failure;  // the previous call's
   mine_ = mine.words();

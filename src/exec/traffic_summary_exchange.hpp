@@ -55,7 +55,6 @@ class TrafficSummaries {
   MaybeFailure finish();  // through both stages: known_ is the summary
 
   OwnedComm comm_;
-  int rank_ = 0, size_ = 1;
   SummaryRoutes routes_;
   Stage stage_ = Stage::idle;
   Words mine_{}, row_{};
