@@ -2,7 +2,8 @@
 // prints it round by round (text) or its statistics and predicted time (json). --verify runs
 // the schedule verifier as well. --algorithm auto --calibration FILE picks the algorithm with
 // the lowest time predicted by the calibrated cost model, shows every prediction, then goes on
-// with the chosen algorithm. --op scatter|gather --root R shows a rooted operation's schedule
+// with the chosen algorithm (--choose-only stops there: the cost of choosing, and of one rank's
+// schedule of the choice, at any number of ranks). --op scatter|gather --root R shows a rooted operation's schedule
 // (blocks of --block-bytes each at the root, in rank order); --op alltoallv the same blocks as
 // alltoall through alltoallv's registry (which adds liu). --network PLATFORM.xml --links
 // counts the flows the schedule puts on every link of the platform's network, round by round,
@@ -97,6 +98,29 @@ nlohmann::json auto_choice_json(const AutoChoice& choice, const std::string& cal
           {"choose_us", choose_us}, {"predictions", predictions}};
 }
 
+// --choose-only: the choice, its timings, and the time of rank 0's schedule of it (its plan and
+// its part recorded, what a rank's executor does on a first call).
+int print_choice_only(const AutoChoice& choice, const Problem& problem, const Algorithm& algorithm,
+                      const std::string& format, const std::string& calibration_path, double all_us, double choose_us) {
+  const auto start = std::chrono::steady_clock::now();
+  const RankSchedule mine = algorithm.build(problem, 0);
+  const double schedule_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+  if (format == "json") {
+    nlohmann::json out = {{"op", std::string(to_string(problem.operation))},
+                          {"np", problem.size},
+                          {"block_bytes", problem.block_bytes},
+                          {"auto", auto_choice_json(choice, calibration_path, all_us, choose_us)},
+                          {"rank_schedule_us", schedule_us},
+                          {"rank_schedule_rounds", mine.rounds.size()}};
+    std::cout << out.dump(2) << '\n';
+  } else {
+    print_auto_choice(choice, problem.operation, calibration_path, all_us, choose_us);
+    std::cout << "rank 0's schedule of " << choice.algorithm << ": " << mine.rounds.size() << " rounds, built in "
+              << std::fixed << std::setprecision(1) << schedule_us << " us\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -105,7 +129,7 @@ int main(int argc, char** argv) {
   std::size_t block_bytes = 1;
   int group_width = AlgorithmKnobs{}.group_width;
   int stripes = 0, root = 0;
-  bool verify_it = false, list = false;
+  bool verify_it = false, list = false, choose_only = false;
   std::string calibration_path, hostfile, network_path;
   int np = 0;
   bool links = false;
@@ -137,6 +161,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--verify", verify_it, "also run the schedule verifier; exit 1 if it fails");
   app.add_flag("--list", list, "list the algorithms of --op and exit");
+  app.add_flag("--choose-only", choose_only,
+               "with --algorithm auto: stop once chosen (no full schedule, no statistics), and time one rank's "
+               "schedule of the choice as the executor builds it (rank_schedule_us)");
   app.add_option("--calibration,-c", calibration_path,
                  "auto: calibration file of the machine (scripts/calibrate.sh writes platforms/NAME.calibration.json); "
                  "scatter, gather: also Kandalla et al.'s cost model of the algorithm on it");
@@ -174,6 +201,10 @@ int main(int argc, char** argv) {
   }
   if (algorithm && !algorithm->has_schedule()) {
     std::cerr << "topocoll-plan: '" << algorithm_name << "' is the MPI library's own algorithm; it has no schedule\n";
+    return 2;
+  }
+  if (choose_only && !choose) {
+    std::cerr << "topocoll-plan: --choose-only needs --algorithm auto\n";
     return 2;
   }
   if (links && network_path.empty()) {
@@ -243,6 +274,7 @@ int main(int argc, char** argv) {
     algorithm = find_algorithm(operation, choice->algorithm);
     algorithm_name = choice->algorithm;
     problem.knobs = choice->knobs;  // the schedule shown is the one auto runs
+    if (choose_only) return print_choice_only(*choice, problem, *algorithm, format, calibration_path, all_us, choose_us);
   }
   const Applicability fits = algorithm->supports(problem);
   if (!fits.ok) {

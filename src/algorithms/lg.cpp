@@ -97,6 +97,12 @@ class LgPlan {
   // The blocks of sender s that receiver t (same cluster, t != s) collects in phase 1.
   std::vector<Block> collected(int t, int s) const {
     std::vector<Block> blocks;
+    collected(t, s, blocks);
+    return blocks;
+  }
+  // The same into `blocks` (cleared first), without allocating once it has room.
+  void collected(int t, int s, std::vector<Block>& blocks) const {
+    blocks.clear();
     const int c = cluster_of_[s];
     for (int o = 0; o < clusters(); ++o) {
       if (o == c) continue;
@@ -107,7 +113,6 @@ class LgPlan {
         blocks.push_back({s, (*p.small)[index_[t] % p.n1()]});
       }
     }
-    return blocks;
   }
 
   // The last phase-2 step at which r has a partner in some other cluster (-1: none).
@@ -280,10 +285,12 @@ class LgRounds final : public RoundPlan {
     for (int peer : plan_.members(plan_.cluster(rank))) {
       if (peer == rank) continue;
       segments_.assign(1, sent(rank, peer, x));
-      for (const auto& [src, dst] : plan_.collected(peer, rank)) segments_.push_back(sent(rank, dst, x));
+      plan_.collected(peer, rank, blocks_);
+      for (const auto& [src, dst] : blocks_) segments_.push_back(sent(rank, dst, x));
       sink.send(peer, segments_, 0);
       segments_.assign(1, received(rank, peer, x));
-      for (const Block& blk : plan_.collected(rank, peer)) segments_.push_back(stored(rank, blk, x, sink));
+      plan_.collected(rank, peer, blocks_);
+      for (const Block& blk : blocks_) segments_.push_back(stored(rank, blk, x, sink));
       sink.recv(peer, segments_, 0);
     }
   }
@@ -315,6 +322,7 @@ class LgRounds final : public RoundPlan {
   mutable int slots_rank_ = -1;
   mutable Slots slots_;
   mutable std::vector<Segment> segments_;
+  mutable std::vector<Block> blocks_;
 };
 
 }  // namespace

@@ -48,15 +48,6 @@ std::size_t OverlapPeers::rounds() const {
   return std::max<std::size_t>(largest - 1, 1);
 }
 
-std::vector<int> OverlapPeers::across(int rank) const {
-  std::vector<int> outside;
-  for (int r = 0; r < static_cast<int>(group_of_.size()); ++r)
-    if (group_of_[r] != group_of_[rank]) outside.push_back(r);
-  std::rotate(outside.begin(), outside.begin() + (outside.empty() ? 0 : index_[rank] % static_cast<int>(outside.size())),
-              outside.end());
-  return outside;
-}
-
 std::pair<int, int> OverlapPeers::inside(int rank, int step) const {
   const std::vector<int>& mine = members_[static_cast<std::size_t>(group_of_[rank])];
   const int n = static_cast<int>(mine.size());
@@ -116,15 +107,18 @@ class OverlapPlan final : public RoundPlan {
         stripes_(overlap_stripes(problem.knobs)) {}
   std::size_t rounds(int) const override { return rounds_; }
   bool keeps_transfers_in_flight() const override { return rounds_ > 1; }
+  std::optional<std::vector<std::size_t>> rounds_posting_in_flight() const override {
+    return std::vector<std::size_t>{0};
+  }
   void emit(int rank, std::size_t round, RoundSink& sink) const override {
     if (round == 0) {
       // Every block across as its stripes, kept in flight to the last round: sender and
       // receiver cut the same block size the same way, and MPI keeps the order of messages
       // between two ranks, so the pieces match in order.
-      for (int peer : peers_.across(rank)) {
+      peers_.for_each_across(rank, [&](int peer) {
         post_striped(peer, problem_.recv_segment(rank, peer), sink, false);
         post_striped(peer, problem_.send_segment(rank, peer), sink, true);
-      }
+      });
     }
     const auto [to, from] = peers_.inside(rank, static_cast<int>(round) + 1);
     if (to >= 0) {
@@ -137,6 +131,14 @@ class OverlapPlan final : public RoundPlan {
  private:
   void post_striped(int peer, const Segment& whole, RoundSink& sink, bool send) const {
     const int pieces = stripe_count(stripes_, whole.length);
+    if (!sink.wants_places()) {  // the cost model: only the pieces' count and sizes matter
+      if (send) {
+        sink.send_pieces(peer, whole.length, pieces, rounds_ - 1);
+      } else {
+        sink.recv_pieces(peer, whole.length, pieces, rounds_ - 1);
+      }
+      return;
+    }
     for (int i = 0; i < pieces; ++i) {
       const auto [offset, length] = stripe_of(whole.length, pieces, i);
       const Segment stripe{whole.buffer, whole.offset + offset, length};

@@ -22,8 +22,25 @@ class OverlapPeers {
   OverlapPeers(const Topology& topology, int size);
   // Rounds every rank runs: max over groups of (n - 1), at least 1.
   std::size_t rounds() const;
-  // The ranks outside `rank`'s group, in the order it posts its transfers with them.
-  std::vector<int> across(int rank) const;
+  // Calls visit(peer) for the ranks outside `rank`'s group in the order it posts its transfers
+  // with them: rank order, from the (its index in its group)-th of them on, round the list
+  // (so that the senders of a group start on different destinations). O(p), no allocation.
+  template <class Visit>
+  void for_each_across(int rank, Visit visit) const {
+    const int p = static_cast<int>(group_of_.size());
+    const int mine = group_of_[rank];
+    const int outside = p - static_cast<int>(members_[static_cast<std::size_t>(mine)].size());
+    if (outside == 0) return;
+    int r = 0;
+    for (int skip = index_[rank] % outside;; ++r) {
+      if (group_of_[r] != mine && skip-- == 0) break;
+    }
+    for (int told = 0; told < outside; r = r + 1 == p ? 0 : r + 1) {
+      if (group_of_[r] == mine) continue;
+      visit(r);
+      ++told;
+    }
+  }
   // Its shift partners inside its group at step s (1 .. n-1): (to, from); (-1, -1) past n-1.
   std::pair<int, int> inside(int rank, int step) const;
 

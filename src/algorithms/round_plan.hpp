@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "schedule/round_sink.hpp"
@@ -27,6 +28,12 @@ class RoundPlan {
   // Whether some transfer is kept in flight across rounds (Transfer::overlap_rounds > 0): the
   // cost model then records each round's traffic to price them against.
   virtual bool keeps_transfers_in_flight() const { return false; }
+  // The rounds in which some rank posts transfers kept in flight (the cost model prices each of
+  // them when it samples the others), or nullopt when any round may: then it prices every round.
+  virtual std::optional<std::vector<std::size_t>> rounds_posting_in_flight() const {
+    if (keeps_transfers_in_flight()) return std::nullopt;
+    return std::vector<std::size_t>{};
+  }
 };
 
 // `rank`'s schedule, recorded from the plan.

@@ -11,10 +11,17 @@ namespace topocoll {
 namespace {
 
 double transfer_us(std::size_t bytes, double bytes_per_us) { return static_cast<double>(bytes) / bytes_per_us; }
+double transfer_us(double bytes, double bytes_per_us) { return bytes / bytes_per_us; }
 
 }  // namespace
 
-void RoundCostMeter::add(int rank, const RankRoundLoad& load) {
+std::size_t message_count(const std::vector<MessageLoad>& loads) {
+  std::size_t messages = 0;
+  for (const MessageLoad& load : loads) messages += static_cast<std::size_t>(load.pieces);
+  return messages;
+}
+
+void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
   const MachineCost& m = pricing_->machine();
   const double copy_us = m.copy_bytes_per_us > 0 ? transfer_us(load.copy_bytes, m.copy_bytes_per_us) : 0.0;
   longest_copy_us_ = std::max(longest_copy_us_, copy_us);
@@ -22,14 +29,14 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load) {
   if (!load.sends.empty() || !load.recvs.empty()) {
     double latency_us = 0.0;
     std::size_t out = 0, in = 0;
-    std::size_t smallest = load.sends.empty() ? 0 : load.sends.front().bytes;
+    std::size_t smallest = load.sends.empty() ? 0 : load.sends.front().smallest_piece();
     for (const MessageLoad& send : load.sends) {
       const LevelCost& level = pricing_->between(rank, send.peer);
       latency_us = std::max(latency_us, level.latency_us);
       out += send.bytes;
-      smallest = std::min(smallest, send.bytes);
+      smallest = std::min(smallest, send.smallest_piece());
       const double alone_us =
-          copy_us + m.send_overhead_us + level.latency_us + transfer_us(send.bytes, level.bytes_per_us);
+          copy_us + m.send_overhead_us + level.latency_us + transfer_us(send.largest_piece(), level.bytes_per_us);
       slowest_us_ = std::max(slowest_us_, alone_us);
     }
     for (const MessageLoad& recv : load.recvs) {
@@ -38,12 +45,12 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load) {
     }
     // Posting is sequential and data flows meanwhile: the last message posted still has to go
     // (at least the smallest), and everything has to cross the rank's link.
-    const double messages = static_cast<double>(std::max(load.sends.size(), load.recvs.size()));
+    const double messages = static_cast<double>(std::max(message_count(load.sends), message_count(load.recvs)));
     const double posting_us = messages * m.send_overhead_us + transfer_us(smallest, m.injection_bytes_per_us);
     const double wire_us =
         std::max(transfer_us(out, m.injection_bytes_per_us), transfer_us(in, m.ejection_bytes_per_us));
     rank_us += latency_us + std::max(posting_us, m.send_overhead_us + wire_us);
-    if (pricing_->backbone_group(rank) >= 0) add_backbone_traffic(rank, load);
+    if (pricing_->backbone_group(rank) >= 0) add_backbone_traffic(rank, load, weight);
   }
   slowest_us_ = std::max(slowest_us_, rank_us);
 }
@@ -68,23 +75,28 @@ const RoundCostMeter::BackboneLoad* RoundCostMeter::find_crossing(int from, int 
   return nullptr;
 }
 
-void RoundCostMeter::add_backbone_traffic(int rank, const RankRoundLoad& load) {
+void RoundCostMeter::add_backbone_traffic(int rank, const RankRoundLoad& load, double weight) {
   const MachineCost& m = pricing_->machine();
   const int group = pricing_->backbone_group(rank);
   // One pass per direction: bytes that stay inside the rank's group, and per other group the
   // bytes and flows that cross.
   auto tally = [this, group](const std::vector<MessageLoad>& messages, std::size_t& near) {
     by_group_.clear();
+    std::size_t last = 0;  // messages to one group come in runs: try the last one first
     for (const MessageLoad& message : messages) {
       const int other = pricing_->backbone_group(message.peer);
       if (other == group) {
         near += message.bytes;
         continue;
       }
-      auto it = std::find_if(by_group_.begin(), by_group_.end(), [&](const GroupTally& t) { return t.group == other; });
-      if (it == by_group_.end()) it = by_group_.insert(by_group_.end(), GroupTally{other, 0, 0});
-      it->bytes += message.bytes;
-      it->flows += 1;
+      if (last >= by_group_.size() || by_group_[last].group != other) {
+        last = static_cast<std::size_t>(
+            std::find_if(by_group_.begin(), by_group_.end(), [&](const GroupTally& t) { return t.group == other; }) -
+            by_group_.begin());
+        if (last == by_group_.size()) by_group_.push_back(GroupTally{other, 0, 0});
+      }
+      by_group_[last].bytes += message.bytes;
+      by_group_[last].flows += message.pieces;
     }
   };
   // The rank's shorter-route flows take its link first (latency-weighted sharing): its flows
@@ -95,28 +107,29 @@ void RoundCostMeter::add_backbone_traffic(int rank, const RankRoundLoad& load) {
   const double send_release_us = transfer_us(near_out, m.injection_bytes_per_us);
   for (const GroupTally& t : by_group_) {
     BackboneLoad& out = crossing(group, t.group);
-    out.bytes += t.bytes;
-    out.flows += t.flows;
-    out.senders.push_back({send_release_us, t.bytes});
+    out.bytes += weight * static_cast<double>(t.bytes);
+    out.flows += weight * t.flows;
+    out.senders.push_back({send_release_us, weight * static_cast<double>(t.bytes)});
     across.out += t.bytes;
     across.flows_out += t.flows;
   }
   tally(load.recvs, near_in);
   const double recv_release_us = transfer_us(near_in, m.ejection_bytes_per_us);
   for (const GroupTally& t : by_group_) {
-    crossing(t.group, group).receivers.push_back({recv_release_us, t.bytes});
+    crossing(t.group, group).receivers.push_back({recv_release_us, weight * static_cast<double>(t.bytes)});
     across.in += t.bytes;
     across.flows_in += t.flows;
   }
   if (recording_) {
-    const auto p = static_cast<std::size_t>(pricing_->size());
-    if (near_.size() != p) near_.assign(p, {}), far_.assign(p, {});
-    near_[rank].out += near_out;
-    near_[rank].in += near_in;
-    far_[rank].out += across.out;
-    far_[rank].in += across.in;
-    far_[rank].flows_out += across.flows_out;
-    far_[rank].flows_in += across.flows_in;
+    const std::size_t sampled = pricing_->sample().ranks().size();
+    if (near_.size() != sampled) near_.assign(sampled, {}), far_.assign(sampled, {});
+    const auto slot = static_cast<std::size_t>(pricing_->sample().slot(rank));
+    near_[slot].out += near_out;
+    near_[slot].in += near_in;
+    far_[slot].out += across.out;
+    far_[slot].in += across.in;
+    far_[slot].flows_out += across.flows_out;
+    far_[slot].flows_in += across.flows_in;
   }
 }
 
@@ -124,7 +137,8 @@ double RoundCostMeter::shared_link_drain_us(const BackboneLoad& one, const Windo
   const MachineCost& m = pricing_->machine();
   const double weight = m.backbone->near_weight;
   const double latency_us = pricing_->backbone_latency_us();
-  // Per rank of either side: until `until` its link passes `slow` bytes/us across, then `fast`.
+  // Per rank of either side: until `until` its link passes `slow` bytes/us across, then `fast`
+  // (times the ranks it stands for).
   struct Phase {
     double until, slow, fast;
     bool sender;
@@ -132,27 +146,29 @@ double RoundCostMeter::shared_link_drain_us(const BackboneLoad& one, const Windo
   std::vector<Phase> phases;
   double supply[2] = {0.0, 0.0};  // receivers, senders: at the start of the flows' data
   double link_bound_us = 0.0;
-  for (int r = 0; r < pricing_->size(); ++r) {
-    const int group = pricing_->backbone_group(r);
+  const std::span<const SampledRank> sampled = pricing_->sample().ranks();
+  for (std::size_t slot = 0; slot < sampled.size(); ++slot) {
+    const int group = pricing_->backbone_group(sampled[slot].rank);
+    const double weight_of_rank = sampled[slot].weight;
     for (const bool sender : {true, false}) {
       if (group != (sender ? one.from : one.to)) continue;
-      const int flows = sender ? far_[r].flows_out : far_[r].flows_in;
+      const int flows = sender ? far_[slot].flows_out : far_[slot].flows_in;
       if (flows == 0) continue;
-      const auto sum = [&](std::size_t t) { return sender ? near_sum_[t][r].out : near_sum_[t][r].in; };
+      const auto sum = [&](std::size_t t) { return sender ? near_sum(t, slot).out : near_sum(t, slot).in; };
       const double near = static_cast<double>(sum(window.last) - (window.first > 0 ? sum(window.first - 1) : 0));
-      const double far = static_cast<double>(sender ? far_[r].out : far_[r].in);
+      const double far = static_cast<double>(sender ? far_[slot].out : far_[slot].in);
       const double link = sender ? m.injection_bytes_per_us : m.ejection_bytes_per_us;
       const double share = weight / (weight + flows);
       // The flows inside run alone while those across are still in their latency.
       const double alone = latency_us * link;
       const double until = near <= alone ? near / link : latency_us + (near - alone) / (share * link);
-      phases.push_back({until, (1.0 - share) * link, link, sender});
-      supply[sender] += until > latency_us ? (1.0 - share) * link : link;
+      phases.push_back({until, weight_of_rank * (1.0 - share) * link, weight_of_rank * link, sender});
+      supply[sender] += weight_of_rank * (until > latency_us ? (1.0 - share) * link : link);
       link_bound_us = std::max(link_bound_us, std::max(latency_us + far / link, (near + far) / link));
     }
   }
   std::sort(phases.begin(), phases.end(), [](const Phase& a, const Phase& b) { return a.until < b.until; });
-  double now = latency_us, left = static_cast<double>(one.bytes);
+  double now = latency_us, left = one.bytes;
   for (std::size_t i = 0;; ++i) {
     const double rate = std::min({capacity, supply[0] > 0 ? supply[0] : capacity, supply[1] > 0 ? supply[1] : capacity});
     const double next = i < phases.size() ? std::max(phases[i].until, now) : now + left / rate;
@@ -171,7 +187,7 @@ double RoundCostMeter::drain_us(const std::vector<Release>& a, const std::vector
   if (b) releases_.insert(releases_.end(), b->begin(), b->end());
   if (releases_.empty()) return 0.0;
   for (Release& r : releases_) r.first = std::max(r.first, floor_us);
-  std::size_t total = 0;
+  double total = 0;
   double first = releases_.front().first, last = first;
   for (const Release& r : releases_) {
     total += r.second;
@@ -181,7 +197,7 @@ double RoundCostMeter::drain_us(const std::vector<Release>& a, const std::vector
   if (first == last) return first + transfer_us(total, bytes_per_us);
   std::sort(releases_.begin(), releases_.end());
   double end_us = 0.0;
-  std::size_t later = 0;
+  double later = 0;
   for (auto it = releases_.rbegin(); it != releases_.rend(); ++it) {
     later += it->second;
     end_us = std::max(end_us, it->first + transfer_us(later, bytes_per_us));
@@ -189,14 +205,18 @@ double RoundCostMeter::drain_us(const std::vector<Release>& a, const std::vector
   return end_us;
 }
 
-double RoundCostMeter::finish_round() { return finish(nullptr); }
+double RoundCostMeter::finish_round(std::size_t alike) { return finish(nullptr, alike); }
 
 double RoundCostMeter::finish_in_flight(std::size_t first_round, std::size_t last_round) {
-  const Window window{first_round, std::min(last_round, near_sum_.empty() ? 0 : near_sum_.size() - 1)};
-  return finish(recording_ && !near_sum_.empty() && first_round <= window.last ? &window : nullptr);
+  const Window window{first_round, std::min(last_round, near_rounds_ == 0 ? 0 : near_rounds_ - 1)};
+  return finish(recording_ && near_rounds_ > 0 && first_round <= window.last ? &window : nullptr, 1);
 }
 
-double RoundCostMeter::finish(const Window* window) {
+const RoundCostMeter::LinkUse& RoundCostMeter::near_sum(std::size_t round, std::size_t slot) const {
+  return near_sum_[round * pricing_->sample().ranks().size() + slot];
+}
+
+double RoundCostMeter::finish(const Window* window, std::size_t alike) {
   double round_us = slowest_us_;
   if (crossings_ > 0) {
     const BackboneCost& bb = *pricing_->machine().backbone;
@@ -222,14 +242,16 @@ double RoundCostMeter::finish(const Window* window) {
     }
   }
   if (recording_) {
-    if (!window) {  // a round: its bytes inside the groups join the running sums
-      const auto p = static_cast<std::size_t>(pricing_->size());
-      std::vector<LinkUse> sums = near_sum_.empty() ? std::vector<LinkUse>(p) : near_sum_.back();
+    for (std::size_t i = 0; !window && i < alike; ++i) {  // a round: its bytes inside the groups join the sums
+      const std::size_t sampled = pricing_->sample().ranks().size();
+      near_sum_.resize((near_rounds_ + 1) * sampled);
+      LinkUse* sums = near_sum_.data() + near_rounds_ * sampled;
+      if (near_rounds_ > 0) std::copy(sums - sampled, sums, sums);
       for (std::size_t r = 0; r < near_.size(); ++r) {
         sums[r].out += near_[r].out;
         sums[r].in += near_[r].in;
       }
-      near_sum_.push_back(std::move(sums));
+      ++near_rounds_;
     }
     std::fill(near_.begin(), near_.end(), LinkUse{});
     std::fill(far_.begin(), far_.end(), LinkUse{});

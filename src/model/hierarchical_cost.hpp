@@ -44,10 +44,17 @@
 
 namespace topocoll {
 
+// `pieces` messages to or from `peer` carrying `bytes` in all, in equal parts to a byte.
 struct MessageLoad {
   int peer = 0;
   std::size_t bytes = 0;
+  int pieces = 1;
+  std::size_t smallest_piece() const { return bytes / static_cast<std::size_t>(pieces); }
+  std::size_t largest_piece() const { return smallest_piece() + (bytes % static_cast<std::size_t>(pieces) ? 1 : 0); }
 };
+
+// The messages of a list of loads (their pieces).
+std::size_t message_count(const std::vector<MessageLoad>& loads);
 
 // What one rank does in one round, as the model sees it.
 struct RankRoundLoad {
@@ -61,13 +68,15 @@ struct RankRoundLoad {
   }
 };
 
-// Prices one round at a time: add every rank's load, then finish_round().
+// Prices one round at a time: add the load of every rank the pricing's sample reads (with the
+// weight it stands for), then finish_round().
 class RoundCostMeter {
  public:
   explicit RoundCostMeter(const MachinePricing& pricing) : pricing_(&pricing) {}
-  void add(int rank, const RankRoundLoad& load);
-  // The round's time in microseconds; the meter is then ready for the next round.
-  double finish_round();
+  void add(int rank, const RankRoundLoad& load, double weight = 1.0);
+  // The round's time in microseconds; the meter is then ready for the next round. A round that
+  // stands for `alike` rounds (a sample of rounds, plan_cost.hpp) records its traffic for each.
+  double finish_round(std::size_t alike = 1);
   // For schedules with transfers kept in flight: call before the first round; every round
   // then records each rank's bytes inside its backbone group, which finish_in_flight charges.
   void record_near_traffic() { recording_ = true; }
@@ -76,13 +85,15 @@ class RoundCostMeter {
   double finish_in_flight(std::size_t first_round, std::size_t last_round);
 
  private:
-  using Release = std::pair<double, std::size_t>;  // (when flows may start, their bytes)
+  // (when flows may start, their bytes). Bytes and flows that add up over ranks are weighted
+  // by the ranks a sampled rank stands for (exact integers when every rank is read).
+  using Release = std::pair<double, double>;
   // What crosses the backbone from one group to another in the round.
   struct BackboneLoad {
     int from = 0;
     int to = 0;
-    std::size_t bytes = 0;
-    int flows = 0;
+    double bytes = 0;
+    double flows = 0;
     // Per sending (receiving) rank: when its flows across are released, and their bytes.
     std::vector<Release> senders, receivers;
   };
@@ -94,8 +105,8 @@ class RoundCostMeter {
   struct Window {
     std::size_t first = 0, last = 0;
   };
-  double finish(const Window* window);
-  void add_backbone_traffic(int rank, const RankRoundLoad& load);
+  double finish(const Window* window, std::size_t alike);
+  void add_backbone_traffic(int rank, const RankRoundLoad& load, double weight);
   BackboneLoad& crossing(int from, int to);
   const BackboneLoad* find_crossing(int from, int to) const;
   double drain_us(const std::vector<Release>& a, const std::vector<Release>* b, double bytes_per_us, double floor_us);
@@ -117,9 +128,13 @@ class RoundCostMeter {
   std::vector<GroupTally> by_group_;  // scratch: one rank's traffic per other group
   std::vector<Release> releases_;     // scratch for drain_us
   bool recording_ = false;
-  std::vector<LinkUse> near_, far_;  // this round, per rank: bytes inside its group, and across
-  // near_sum_[t][r]: rank r's bytes inside its group in rounds 0..t (recorded rounds).
-  std::vector<std::vector<LinkUse>> near_sum_;
+  // This round, per sampled rank (its slot): bytes inside its group, and across.
+  std::vector<LinkUse> near_, far_;
+  // near_sum_[t * sampled + s]: the bytes inside its group of the rank in slot s in rounds
+  // 0..t, for the near_rounds_ rounds recorded (one flat array: one allocation, not one a round).
+  std::vector<LinkUse> near_sum_;
+  std::size_t near_rounds_ = 0;
+  const LinkUse& near_sum(std::size_t round, std::size_t slot) const;
 };
 
 // The hierarchical time of a schedule (every rank's part), in microseconds. `topology` (may be

@@ -58,8 +58,22 @@ double BackboneCost::capacity_bytes_per_us(double flows) const {
   return one_direction.back().bytes_per_us;
 }
 
-MachinePricing::MachinePricing(const MachineCost& machine, const Topology* topology, int size)
-    : machine_(&machine), size_(size), levels_(topology ? topology->level_count() : 0) {
+namespace {
+
+// Each rank's group at the outermost level, the ranks' strata when no backbone applies.
+std::vector<int> outermost_groups(const std::vector<int>& groups, int levels, int size) {
+  std::vector<int> outer;
+  if (levels == 0) return outer;
+  outer.reserve(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r) outer.push_back(groups[static_cast<std::size_t>(r) * levels]);
+  return outer;
+}
+
+}  // namespace
+
+MachinePricing::MachinePricing(const MachineCost& machine, const Topology* topology, int size, RankReading reading)
+    : machine_(&machine), size_(size), levels_(topology ? topology->level_count() : 0),
+      sample_({}, 0, RankReading::every_rank) {
   const std::vector<LevelCost>& known = machine.levels;
   const int last = static_cast<int>(known.size()) - 1;
   auto find_from = [&](const std::string& name, int first) {
@@ -96,6 +110,8 @@ MachinePricing::MachinePricing(const MachineCost& machine, const Topology* topol
       backbone_latency_us_ = known[find_from(machine.backbone->level, 0)].latency_us;
     }
   }
+  sample_ = backbone_groups_.empty() ? RankSample(outermost_groups(groups_, levels_, size), size, reading)
+                                     : RankSample(backbone_groups_, size, reading);
 }
 
 std::vector<std::string> MachinePricing::mapping() const {

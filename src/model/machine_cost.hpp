@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "model/rank_sample.hpp"
 #include "topology/topology.hpp"
 
 namespace topocoll {
@@ -66,11 +67,13 @@ std::optional<std::string> check_machine(const MachineCost& machine);
 // matched one (the innermost when none is left): ranks that differ below a matched level, or
 // share all the problem's groups, are priced as the next finer level the machine knows.
 // The backbone applies to messages between different groups of the problem level with the
-// backbone's name; without such a level there is no backbone.
+// backbone's name; without such a level there is no backbone. The ranks the model reads
+// (rank_sample.hpp) are stratified by backbone group, else by the outermost level's groups.
 class MachinePricing {
  public:
   // `topology` may be null (a flat problem); `machine` must pass check_machine and outlive this.
-  MachinePricing(const MachineCost& machine, const Topology* topology, int size);
+  MachinePricing(const MachineCost& machine, const Topology* topology, int size,
+                 RankReading reading = RankReading::sampled_at_scale);
 
   const MachineCost& machine() const { return *machine_; }
   int size() const { return size_; }
@@ -89,6 +92,7 @@ class MachinePricing {
   double backbone_latency_us() const { return backbone_latency_us_; }
   // The machine level each problem level maps to (names, for explanations), "same group" last.
   std::vector<std::string> mapping() const;
+  const RankSample& sample() const { return sample_; }
 
  private:
   const MachineCost* machine_;
@@ -99,6 +103,7 @@ class MachinePricing {
   std::vector<int> backbone_groups_;
   int backbone_group_count_ = 0;
   double backbone_latency_us_ = 0.0;
+  RankSample sample_;
 };
 
 }  // namespace topocoll

@@ -1,6 +1,7 @@
 #include "model/plan_cost.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -26,24 +27,63 @@ class LoadSink final : public RoundSink {
   void recv(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) override {
     add(peer, segments, overlap_rounds, load_->recvs);
   }
+  void send_pieces(int peer, std::size_t bytes, int pieces, std::size_t overlap_rounds) override {
+    add_pieces(peer, bytes, pieces, overlap_rounds, load_->sends);
+  }
+  void recv_pieces(int peer, std::size_t bytes, int pieces, std::size_t overlap_rounds) override {
+    add_pieces(peer, bytes, pieces, overlap_rounds, load_->recvs);
+  }
   const std::set<std::size_t>& other_in_flight() const { return others_; }
 
  private:
   void add(int peer, std::span<const Segment> segments, std::size_t overlap_rounds, std::vector<MessageLoad>& list) {
-    if (overlap_rounds != keep_) {
-      if (overlap_rounds > 0) others_.insert(overlap_rounds);
-      return;
-    }
     std::size_t bytes = 0;
     for (const Segment& s : segments) bytes += s.length;
-    list.push_back({peer, bytes});
+    add_pieces(peer, bytes, 1, overlap_rounds, list);
+  }
+  void add_pieces(int peer, std::size_t bytes, int pieces, std::size_t overlap_rounds, std::vector<MessageLoad>& list) {
+    if (overlap_rounds != keep_) {
+      if (overlap_rounds > 0 && overlap_rounds != last_other_) others_.insert(last_other_ = overlap_rounds);
+      return;
+    }
+    list.push_back({peer, bytes, pieces});
   }
 
   RankRoundLoad* load_;
   std::size_t keep_;
   bool copies_;
   std::set<std::size_t> others_;
+  std::size_t last_other_ = 0;  // the last one noted (a plan tells many alike in a row)
 };
+
+// The stretches of rounds read as one when the ranks are sampled (plan_cost.hpp).
+constexpr std::size_t kSampledRounds = 64;
+
+// A round read, and the stretch of rounds [first, first + count) it stands for.
+struct ReadRound {
+  std::size_t round = 0, first = 0, count = 1;
+};
+
+std::vector<ReadRound> rounds_to_read(const RoundPlan& plan, std::size_t rounds, bool sampled_ranks) {
+  std::vector<ReadRound> read;
+  const std::optional<std::vector<std::size_t>> posting = plan.rounds_posting_in_flight();
+  if (!sampled_ranks || !posting || rounds <= kSampledRounds + 2) {
+    for (std::size_t t = 0; t < rounds; ++t) read.push_back({t, t, 1});
+    return read;
+  }
+  // Stretch boundaries: the first and last rounds and each posting round alone, equal
+  // stretches between.
+  std::vector<std::size_t> cuts = {0, 1, rounds - 1, rounds};
+  for (std::size_t t : *posting) cuts.insert(cuts.end(), {t, t + 1});
+  for (std::size_t i = 0; i <= kSampledRounds; ++i) cuts.push_back(1 + i * (rounds - 2) / kSampledRounds);
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  for (std::size_t i = 0; i + 1 < cuts.size() && cuts[i] < rounds; ++i) {
+    const std::size_t count = std::min(cuts[i + 1], rounds) - cuts[i];
+    read.push_back({cuts[i] + count / 2, cuts[i], count});
+  }
+  return read;
+}
 
 }  // namespace
 
@@ -54,33 +94,36 @@ std::vector<double> plan_round_times_us(const RoundPlan& plan, int size, const M
   std::vector<std::size_t> rounds_of(static_cast<std::size_t>(size));
   for (int r = 0; r < size; ++r) rounds_of[r] = plan.rounds(r);
   const std::size_t rounds = size > 0 ? *std::max_element(rounds_of.begin(), rounds_of.end()) : 0;
+  const std::span<const SampledRank> sampled = pricing.sample().ranks();
   std::vector<double> times;
   std::set<std::pair<std::size_t, std::size_t>> in_flight;  // (posted round, overlap_rounds)
   RankRoundLoad load;
   double total = 0.0;
-  for (std::size_t t = 0; t < rounds; ++t) {
-    for (int r = 0; r < size; ++r) {
+  for (const ReadRound& read : rounds_to_read(plan, rounds, !pricing.sample().every_rank())) {
+    const std::size_t t = read.round;
+    for (const auto& [r, weight] : sampled) {
       if (t >= rounds_of[r]) continue;
       load.clear();
       LoadSink sink(load, 0, true);
       plan.emit(r, t, sink);
-      meter.add(r, load);
+      meter.add(r, load, weight);
       for (std::size_t k : sink.other_in_flight()) in_flight.insert({t, k});
     }
-    times.push_back(meter.finish_round());
-    total += times.back();
+    const double us = meter.finish_round(read.count);
+    times.insert(times.end(), read.count, us);
+    total += us * static_cast<double>(read.count);
     if (total > give_up_above_us) return times;
   }
   std::vector<InFlightGroup> groups;
   for (const auto& [posted, k] : in_flight) {
     std::size_t most_posts = 0;
-    for (int r = 0; r < size; ++r) {
+    for (const auto& [r, weight] : sampled) {
       if (posted >= rounds_of[r]) continue;
       load.clear();
       LoadSink sink(load, k, false);
       plan.emit(r, posted, sink);
-      most_posts = std::max({most_posts, load.sends.size(), load.recvs.size()});
-      meter.add(r, load);
+      most_posts = std::max({most_posts, message_count(load.sends), message_count(load.recvs)});
+      meter.add(r, load, weight);
     }
     const double posting_us = pricing.machine().send_overhead_us * static_cast<double>(most_posts);
     groups.push_back({posted, posted + k, meter.finish_in_flight(posted, posted + k), posting_us});
@@ -95,9 +138,12 @@ double predict_plan_us(const RoundPlan& plan, int size, const MachinePricing& pr
 }
 
 RecordedRounds::RecordedRounds(const Schedule& schedule) : schedule_(&schedule) {
+  std::set<std::size_t> posting;
   for (const RankSchedule& rs : schedule.ranks)
-    for (const Round& round : rs.rounds)
-      for (const Transfer& t : round.sends) in_flight_ = in_flight_ || t.overlap_rounds > 0;
+    for (std::size_t t = 0; t < rs.rounds.size(); ++t)
+      for (const Transfer& transfer : rs.rounds[t].sends)
+        if (transfer.overlap_rounds > 0) posting.insert(t);
+  posting_.assign(posting.begin(), posting.end());
 }
 
 void RecordedRounds::emit(int rank, std::size_t round, RoundSink& sink) const {

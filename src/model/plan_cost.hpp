@@ -1,8 +1,12 @@
 // The hierarchical cost (hierarchical_cost.hpp) of an algorithm's rounds, read from its plan
 // (algorithms/round_plan.hpp) round by round for every rank, without building a schedule: the
 // plan tells each rank's part of a round to a sink that keeps only peers and byte counts and
-// feeds the round meter. O(messages) time (an algorithm may skip finding places, which the
-// sink does not want), O(p) memory beyond the plan. A recorded schedule is priced the same way
+// feeds the round meter. It reads the ranks of the pricing's sample (model/rank_sample.hpp:
+// every rank up to kEveryRankUpTo ranks). With a sample, a plan of more than kSampledRounds rounds is
+// read at its first and last rounds, the rounds that post transfers kept in flight, and the
+// middle round of each of kSampledRounds equal stretches of the others, which stands for its
+// stretch. O(their messages) time (an algorithm may skip finding places, which the sink does
+// not want), O(p + rounds x sampled ranks) memory beyond the plan. A recorded schedule is priced the same way
 // (predict_hierarchical_us), so an algorithm's prediction is exactly the time of its schedule.
 #pragma once
 
@@ -31,11 +35,12 @@ class RecordedRounds final : public RoundPlan {
   std::size_t rounds(int rank) const override { return schedule_->ranks[rank].rounds.size(); }
   void emit(int rank, std::size_t round, RoundSink& sink) const override;
   std::size_t scratch_bytes(int rank) const override { return schedule_->ranks[rank].scratch_bytes; }
-  bool keeps_transfers_in_flight() const override { return in_flight_; }
+  bool keeps_transfers_in_flight() const override { return !posting_.empty(); }
+  std::optional<std::vector<std::size_t>> rounds_posting_in_flight() const override { return posting_; }
 
  private:
   const Schedule* schedule_;
-  bool in_flight_ = false;
+  std::vector<std::size_t> posting_;  // rounds that post transfers kept in flight
 };
 
 }  // namespace topocoll

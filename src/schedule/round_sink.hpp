@@ -24,6 +24,21 @@ class RoundSink {
   virtual void send(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) = 0;
   virtual void recv(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) = 0;
 
+  // `pieces` messages to (from) `peer` that carry a block of `bytes` bytes cut into equal parts
+  // to a byte (a block sent in stripes), for a sink that does not want places: one call
+  // instead of one per piece. The default tells them one by one.
+  virtual void send_pieces(int peer, std::size_t bytes, int pieces, std::size_t overlap_rounds) {
+    for (int i = 0; i < pieces; ++i) send(peer, Segment{BufferKind::send, 0, piece_bytes(bytes, pieces, i)}, overlap_rounds);
+  }
+  virtual void recv_pieces(int peer, std::size_t bytes, int pieces, std::size_t overlap_rounds) {
+    for (int i = 0; i < pieces; ++i) recv(peer, Segment{BufferKind::recv, 0, piece_bytes(bytes, pieces, i)}, overlap_rounds);
+  }
+  // Piece i's length: the first bytes % pieces pieces are one byte longer.
+  static std::size_t piece_bytes(std::size_t bytes, int pieces, int i) {
+    const auto n = static_cast<std::size_t>(pieces);
+    return bytes / n + (static_cast<std::size_t>(i) < bytes % n ? 1 : 0);
+  }
+
   void send(int peer, const Segment& segment, std::size_t overlap_rounds = 0) {
     send(peer, std::span<const Segment>(&segment, 1), overlap_rounds);
   }
