@@ -157,8 +157,6 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
     failure->message = op + ": " + failure->message;
     return report_failure(arguments.comm, *failure);
   }
-  // By MPI's matching signatures every rank has nothing to move: nothing to do.
-  if (!is_variable(call.operation) && call.block_bytes == 0) return MPI_SUCCESS;
   if (call.native) return run_native(arguments, options);
   call.topology_spec = topology_spec_of(options);
   call.calibration_path = calibration_path_of(options);

@@ -83,6 +83,26 @@ TEST_P(DisagreementUnderEveryAlgorithm, AlltoallFailsCleanlyAndLaterCallsAreRigh
   }
 }
 
+// Rank 0 has blocks of 4 ints, every other rank none: the ranks with nothing to move still meet
+// rank 0 (instead of returning at once and leaving it waiting), so the call ends everywhere.
+TEST_P(DisagreementUnderEveryAlgorithm, ZeroCountsElsewhereStillMeetRankZero) {
+  const int p = size_of(comm_), rank = rank_in(comm_);
+  const Algorithm& entry = *find_algorithm(Operation::alltoall, GetParam());
+  if (p < 2 || !entry.has_schedule() || !runs_on_two_clusters(entry, p)) GTEST_SKIP();
+  const AlltoallOptions options = options_for(GetParam(), p);
+  const int count = rank == 0 ? kOddCount : 0;
+  std::vector<int> send = make_send_blocks(comm_, kOddCount);
+  std::vector<int> recv(send.size(), kCanary);
+  const int rc = alltoall(send.data(), count, MPI_INT, recv.data(), count, MPI_INT, comm_, options);
+  const int failed_here = expect_disagreement_reported(rc, rank, GetParam()) ? 1 : 0;
+  int failed_ranks = 0;
+  MPI_Allreduce(&failed_here, &failed_ranks, 1, MPI_INT, MPI_SUM, comm_);
+  // Rank 0 must fail (expect_disagreement_reported); which others do depends on whom the
+  // algorithm has them meet (a forwarding rank between two empty peers sees nothing amiss).
+  EXPECT_GE(failed_ranks, 2) << GetParam() << ": rank 0's messages went unnoticed";
+  expect_later_calls_right(comm_, options);
+}
+
 // Alltoallv, every rank sending `count` ints to each peer and expecting `count` from each.
 int uniform_alltoallv(MPI_Comm comm, int count, const std::vector<int>& send, std::vector<int>& recv,
                       const AlltoallOptions& options) {
