@@ -5,6 +5,8 @@
 // Rounds: 1. Messages per rank: p-1. Bytes on the wire per rank: (p-1)*B. One local copy (own
 // block). The executor may bound the requests in flight (CollectiveOptions::max_requests).
 // Cost (Tam-Wang): k(p-1)g + T_w, the optimum T_ata.
+#include <utility>
+
 #include "algorithms/flat_algorithms.hpp"
 
 namespace topocoll {
@@ -17,6 +19,13 @@ class DirectPlan final : public RoundPlan {
   std::size_t rounds(int) const override { return 1; }
   void emit(int rank, std::size_t, RoundSink& sink) const override {
     sink.copy(problem_.send_segment(rank, rank), problem_.recv_segment(rank, rank));
+    if (!sink.wants_places() && !problem_.variable()) {  // one block size: the ranks below, then above
+      for (const auto& [first, count] : {std::pair{0, rank}, std::pair{rank + 1, problem_.size - rank - 1}}) {
+        sink.recv_pieces_from_run(first, count, problem_.block_bytes, 1, 0);
+        sink.send_pieces_to_run(first, count, problem_.block_bytes, 1, 0);
+      }
+      return;
+    }
     for (int i = 1; i < problem_.size; ++i) exchange_at_distance(problem_, rank, i, sink);
   }
 

@@ -115,11 +115,31 @@ class OverlapPlan final : public RoundPlan {
       // Every block across as its stripes, kept in flight to the last round: sender and
       // receiver cut the same block size the same way, and MPI keeps the order of messages
       // between two ranks, so the pieces match in order.
+      if (!sink.takes_in_flight(rounds_ - 1)) {  // the cost model's pass of the rounds alone
+        if (peers_.has_across(rank)) sink.skip_in_flight(rounds_ - 1);
+        return emit_inside(rank, round, sink);
+      }
+      const bool places = sink.wants_places();
+      if (!places && !problem_.variable()) {  // one block size: runs of peers at once
+        const std::size_t bytes = problem_.block_bytes;
+        const int pieces = stripe_count(stripes_, bytes);
+        peers_.for_each_run_across(rank, [&](int first, int count) {
+          sink.recv_pieces_from_run(first, count, bytes, pieces, rounds_ - 1);
+          sink.send_pieces_to_run(first, count, bytes, pieces, rounds_ - 1);
+        });
+        return emit_inside(rank, round, sink);
+      }
       peers_.for_each_across(rank, [&](int peer) {
-        post_striped(peer, problem_.recv_segment(rank, peer), sink, false);
-        post_striped(peer, problem_.send_segment(rank, peer), sink, true);
+        post_striped(peer, problem_.recv_segment(rank, peer), sink, places, false);
+        post_striped(peer, problem_.send_segment(rank, peer), sink, places, true);
       });
     }
+    emit_inside(rank, round, sink);
+  }
+
+ private:
+  // The round's exchange inside the rank's group, and the copy of its own block at the end.
+  void emit_inside(int rank, std::size_t round, RoundSink& sink) const {
     const auto [to, from] = peers_.inside(rank, static_cast<int>(round) + 1);
     if (to >= 0) {
       sink.recv(from, problem_.recv_segment(rank, from));
@@ -128,10 +148,9 @@ class OverlapPlan final : public RoundPlan {
     if (round + 1 == rounds_) sink.copy(problem_.send_segment(rank, rank), problem_.recv_segment(rank, rank));
   }
 
- private:
-  void post_striped(int peer, const Segment& whole, RoundSink& sink, bool send) const {
+  void post_striped(int peer, const Segment& whole, RoundSink& sink, bool places, bool send) const {
     const int pieces = stripe_count(stripes_, whole.length);
-    if (!sink.wants_places()) {  // the cost model: only the pieces' count and sizes matter
+    if (!places) {  // the cost model: only the pieces' count and sizes matter
       if (send) {
         sink.send_pieces(peer, whole.length, pieces, rounds_ - 1);
       } else {

@@ -41,6 +41,27 @@ class OverlapPeers {
       ++told;
     }
   }
+  // Calls visit(first, count) for each run of consecutive ranks outside `rank`'s group, in
+  // rank order (for a sink that does not care about the order of posting).
+  template <class Visit>
+  void for_each_run_across(int rank, Visit visit) const {
+    const int p = static_cast<int>(group_of_.size());
+    const int mine = group_of_[rank];
+    for (int r = 0; r < p;) {
+      if (group_of_[r] == mine) {
+        ++r;
+        continue;
+      }
+      int end = r + 1;
+      while (end < p && group_of_[end] != mine) ++end;
+      visit(r, end - r);
+      r = end;
+    }
+  }
+  // Whether `rank` has peers outside its group.
+  bool has_across(int rank) const {
+    return members_[static_cast<std::size_t>(group_of_[rank])].size() < group_of_.size();
+  }
   // Its shift partners inside its group at step s (1 .. n-1): (to, from); (-1, -1) past n-1.
   std::pair<int, int> inside(int rank, int step) const;
 

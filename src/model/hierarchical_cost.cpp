@@ -17,7 +17,7 @@ double transfer_us(double bytes, double bytes_per_us) { return bytes / bytes_per
 
 std::size_t message_count(const std::vector<MessageLoad>& loads) {
   std::size_t messages = 0;
-  for (const MessageLoad& load : loads) messages += static_cast<std::size_t>(load.pieces);
+  for (const MessageLoad& load : loads) messages += static_cast<std::size_t>(load.pieces) * load.alike;
   return messages;
 }
 
@@ -33,7 +33,7 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
     for (const MessageLoad& send : load.sends) {
       const LevelCost& level = pricing_->between(rank, send.peer);
       latency_us = std::max(latency_us, level.latency_us);
-      out += send.bytes;
+      out += send.total_bytes();
       smallest = std::min(smallest, send.smallest_piece());
       const double alone_us =
           copy_us + m.send_overhead_us + level.latency_us + transfer_us(send.largest_piece(), level.bytes_per_us);
@@ -41,7 +41,7 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
     }
     for (const MessageLoad& recv : load.recvs) {
       latency_us = std::max(latency_us, pricing_->between(recv.peer, rank).latency_us);
-      in += recv.bytes;
+      in += recv.total_bytes();
     }
     // Posting is sequential and data flows meanwhile: the last message posted still has to go
     // (at least the smallest), and everything has to cross the rank's link.
@@ -86,7 +86,7 @@ void RoundCostMeter::add_backbone_traffic(int rank, const RankRoundLoad& load, d
     for (const MessageLoad& message : messages) {
       const int other = pricing_->backbone_group(message.peer);
       if (other == group) {
-        near += message.bytes;
+        near += message.total_bytes();
         continue;
       }
       if (last >= by_group_.size() || by_group_[last].group != other) {
@@ -95,8 +95,8 @@ void RoundCostMeter::add_backbone_traffic(int rank, const RankRoundLoad& load, d
             by_group_.begin());
         if (last == by_group_.size()) by_group_.push_back(GroupTally{other, 0, 0});
       }
-      by_group_[last].bytes += message.bytes;
-      by_group_[last].flows += message.pieces;
+      by_group_[last].bytes += message.total_bytes();
+      by_group_[last].flows += message.pieces * static_cast<int>(message.alike);
     }
   };
   // The rank's shorter-route flows take its link first (latency-weighted sharing): its flows
@@ -212,8 +212,12 @@ double RoundCostMeter::finish_in_flight(std::size_t first_round, std::size_t las
   return finish(recording_ && near_rounds_ > 0 && first_round <= window.last ? &window : nullptr, 1);
 }
 
-const RoundCostMeter::LinkUse& RoundCostMeter::near_sum(std::size_t round, std::size_t slot) const {
-  return near_sum_[round * pricing_->sample().ranks().size() + slot];
+RoundCostMeter::LinkUse RoundCostMeter::near_sum(std::size_t round, std::size_t slot) const {
+  const auto i = static_cast<std::size_t>(std::upper_bound(near_first_.begin(), near_first_.end(), round) -
+                                          near_first_.begin() - 1);
+  const std::size_t at = i * pricing_->sample().ranks().size() + slot;
+  const std::size_t rounds = round - near_first_[i] + 1;
+  return LinkUse{near_base_[at].out + rounds * near_step_[at].out, near_base_[at].in + rounds * near_step_[at].in};
 }
 
 double RoundCostMeter::finish(const Window* window, std::size_t alike) {
@@ -242,16 +246,15 @@ double RoundCostMeter::finish(const Window* window, std::size_t alike) {
     }
   }
   if (recording_) {
-    for (std::size_t i = 0; !window && i < alike; ++i) {  // a round: its bytes inside the groups join the sums
+    if (!window && alike > 0) {  // rounds: their bytes inside the groups join the sums
       const std::size_t sampled = pricing_->sample().ranks().size();
-      near_sum_.resize((near_rounds_ + 1) * sampled);
-      LinkUse* sums = near_sum_.data() + near_rounds_ * sampled;
-      if (near_rounds_ > 0) std::copy(sums - sampled, sums, sums);
-      for (std::size_t r = 0; r < near_.size(); ++r) {
-        sums[r].out += near_[r].out;
-        sums[r].in += near_[r].in;
+      near_.resize(sampled);
+      for (std::size_t s = 0; s < sampled; ++s) {
+        near_base_.push_back(near_first_.empty() ? LinkUse{} : near_sum(near_rounds_ - 1, s));
       }
-      ++near_rounds_;
+      near_step_.insert(near_step_.end(), near_.begin(), near_.end());
+      near_first_.push_back(near_rounds_);
+      near_rounds_ += alike;
     }
     std::fill(near_.begin(), near_.end(), LinkUse{});
     std::fill(far_.begin(), far_.end(), LinkUse{});

@@ -44,16 +44,21 @@
 
 namespace topocoll {
 
-// `pieces` messages to or from `peer` carrying `bytes` in all, in equal parts to a byte.
+// `pieces` messages to or from `peer` carrying `bytes` in all, in equal parts to a byte; and
+// the same again with `alike - 1` more peers that the model cannot tell from `peer` (they pay
+// the same level, and cross to the same backbone group): a rank that posts thousands of alike
+// blocks is read as a few loads.
 struct MessageLoad {
   int peer = 0;
   std::size_t bytes = 0;
   int pieces = 1;
+  std::size_t alike = 1;
+  std::size_t total_bytes() const { return bytes * alike; }
   std::size_t smallest_piece() const { return bytes / static_cast<std::size_t>(pieces); }
   std::size_t largest_piece() const { return smallest_piece() + (bytes % static_cast<std::size_t>(pieces) ? 1 : 0); }
 };
 
-// The messages of a list of loads (their pieces).
+// The messages of a list of loads (their pieces, times the peers alike).
 std::size_t message_count(const std::vector<MessageLoad>& loads);
 
 // What one rank does in one round, as the model sees it.
@@ -130,11 +135,16 @@ class RoundCostMeter {
   bool recording_ = false;
   // This round, per sampled rank (its slot): bytes inside its group, and across.
   std::vector<LinkUse> near_, far_;
-  // near_sum_[t * sampled + s]: the bytes inside its group of the rank in slot s in rounds
-  // 0..t, for the near_rounds_ rounds recorded (one flat array: one allocation, not one a round).
-  std::vector<LinkUse> near_sum_;
+  // The bytes inside its group of the rank in each slot, summed over the rounds recorded
+  // (near_rounds_ of them), kept per stretch of rounds finished as alike: stretch i starts at
+  // round near_first_[i], and near_base_ / near_step_[i * sampled + s] hold slot s's sums
+  // before it and what each of its rounds adds (a stretch, not a round, per entry: at scale
+  // thousands of rounds are read as 64 stretches).
+  std::vector<std::size_t> near_first_;
+  std::vector<LinkUse> near_base_, near_step_;
   std::size_t near_rounds_ = 0;
-  const LinkUse& near_sum(std::size_t round, std::size_t slot) const;
+  // Slot s's sums over rounds 0..round.
+  LinkUse near_sum(std::size_t round, std::size_t slot) const;
 };
 
 // The hierarchical time of a schedule (every rank's part), in microseconds. `topology` (may be

@@ -98,6 +98,13 @@ MachinePricing::MachinePricing(const MachineCost& machine, const Topology* topol
     for (int r = 0; r < size; ++r)
       for (int l = 0; l < levels_; ++l) groups_[static_cast<std::size_t>(r) * levels_ + l] = topology->group(r, l);
   }
+  alike_until_.resize(static_cast<std::size_t>(std::max(size, 0)));
+  for (int r = size - 1; r >= 0; --r) {
+    const bool next_alike = r + 1 < size && std::equal(groups_.begin() + static_cast<std::ptrdiff_t>(r) * levels_,
+                                                       groups_.begin() + static_cast<std::ptrdiff_t>(r + 1) * levels_,
+                                                       groups_.begin() + static_cast<std::ptrdiff_t>(r + 1) * levels_);
+    alike_until_[static_cast<std::size_t>(r)] = next_alike ? alike_until_[static_cast<std::size_t>(r) + 1] : r + 1;
+  }
   if (machine.backbone && topology) {
     const auto& names = topology->levels();
     const auto at = std::find(names.begin(), names.end(), machine.backbone->level);

@@ -85,6 +85,9 @@ class MachinePricing {
       if (ga[l] != gb[l]) return *costs_[l];
     return *costs_[levels_];
   }
+  // The end of the run of ranks from `rank` on that share all its groups, which the model
+  // cannot tell apart: ranks rank .. alike_until(rank) - 1.
+  int alike_until(int rank) const { return alike_until_[static_cast<std::size_t>(rank)]; }
   // The backbone group of a rank, or -1 when no backbone applies to this problem.
   int backbone_group(int rank) const { return backbone_groups_.empty() ? -1 : backbone_groups_[rank]; }
   int backbone_group_count() const { return backbone_group_count_; }
@@ -99,6 +102,7 @@ class MachinePricing {
   int size_ = 0;
   int levels_ = 0;                       // problem levels
   std::vector<int> groups_;              // groups_[r * levels_ + l]
+  std::vector<int> alike_until_;
   std::vector<const LevelCost*> costs_;  // per problem level, then "same group"
   std::vector<int> backbone_groups_;
   int backbone_group_count_ = 0;

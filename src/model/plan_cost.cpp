@@ -16,42 +16,86 @@ namespace {
 // more rounds; notes the other in-flight counts it sees.
 class LoadSink final : public RoundSink {
  public:
-  LoadSink(RankRoundLoad& load, std::size_t keep, bool with_copies) : load_(&load), keep_(keep), copies_(with_copies) {}
+  // Reads `rank`'s part of a round: the transfers kept in flight `keep` more rounds (0: the
+  // round's own), and its copies when `with_copies`.
+  LoadSink(RankRoundLoad& load, std::size_t keep, bool with_copies, int rank, const MachinePricing& pricing)
+      : load_(&load), keep_(keep), copies_(with_copies), rank_(rank), pricing_(&pricing) {}
   bool wants_places() const override { return false; }
   void copy(const Segment& from, const Segment&) override {
     if (copies_) load_->copy_bytes += from.length;
   }
   void send(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) override {
-    add(peer, segments, overlap_rounds, load_->sends);
+    add(peer, segments, overlap_rounds, sends_);
   }
   void recv(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) override {
-    add(peer, segments, overlap_rounds, load_->recvs);
+    add(peer, segments, overlap_rounds, recvs_);
   }
   void send_pieces(int peer, std::size_t bytes, int pieces, std::size_t overlap_rounds) override {
-    add_pieces(peer, bytes, pieces, overlap_rounds, load_->sends);
+    add_pieces(peer, bytes, pieces, overlap_rounds, sends_);
   }
   void recv_pieces(int peer, std::size_t bytes, int pieces, std::size_t overlap_rounds) override {
-    add_pieces(peer, bytes, pieces, overlap_rounds, load_->recvs);
+    add_pieces(peer, bytes, pieces, overlap_rounds, recvs_);
   }
+  void send_pieces_to_run(int first, int count, std::size_t bytes, int pieces, std::size_t overlap_rounds) override {
+    add_run(first, count, bytes, pieces, overlap_rounds, sends_);
+  }
+  void recv_pieces_from_run(int first, int count, std::size_t bytes, int pieces, std::size_t overlap_rounds) override {
+    add_run(first, count, bytes, pieces, overlap_rounds, recvs_);
+  }
+  bool takes_in_flight(std::size_t overlap_rounds) const override { return overlap_rounds == keep_; }
+  void skip_in_flight(std::size_t overlap_rounds) override { note_other(overlap_rounds); }
   const std::set<std::size_t>& other_in_flight() const { return others_; }
 
  private:
-  void add(int peer, std::span<const Segment> segments, std::size_t overlap_rounds, std::vector<MessageLoad>& list) {
+  // One direction's loads, with what the model reads of the last one's peer.
+  struct Loads {
+    std::vector<MessageLoad>* list;
+    const LevelCost* last_level = nullptr;
+    int last_group = -1;
+  };
+
+  void add(int peer, std::span<const Segment> segments, std::size_t overlap_rounds, Loads& loads) {
     std::size_t bytes = 0;
     for (const Segment& s : segments) bytes += s.length;
-    add_pieces(peer, bytes, 1, overlap_rounds, list);
+    add_pieces(peer, bytes, 1, overlap_rounds, loads);
   }
-  void add_pieces(int peer, std::size_t bytes, int pieces, std::size_t overlap_rounds, std::vector<MessageLoad>& list) {
+  // A run of peers, cut where the model can tell them apart.
+  void add_run(int first, int count, std::size_t bytes, int pieces, std::size_t overlap_rounds, Loads& loads) {
+    for (int peer = first, end = first + count; peer < end;) {
+      const int until = std::min(end, pricing_->alike_until(peer));
+      add_pieces(peer, bytes, pieces, overlap_rounds, loads, static_cast<std::size_t>(until - peer));
+      peer = until;
+    }
+  }
+  void add_pieces(int peer, std::size_t bytes, int pieces, std::size_t overlap_rounds, Loads& loads,
+                  std::size_t alike = 1) {
     if (overlap_rounds != keep_) {
-      if (overlap_rounds > 0 && overlap_rounds != last_other_) others_.insert(last_other_ = overlap_rounds);
+      note_other(overlap_rounds);
       return;
     }
-    list.push_back({peer, bytes, pieces});
+    // Alike to the last load (same size, same level, same backbone group): one more peer of it.
+    std::vector<MessageLoad>& list = *loads.list;
+    const LevelCost* level = &pricing_->between(rank_, peer);
+    const int group = pricing_->backbone_group(peer);
+    if (!list.empty() && list.back().bytes == bytes && list.back().pieces == pieces && loads.last_level == level &&
+        loads.last_group == group) {
+      list.back().alike += alike;
+      return;
+    }
+    list.push_back({peer, bytes, pieces, alike});
+    loads.last_level = level;
+    loads.last_group = group;
+  }
+  void note_other(std::size_t overlap_rounds) {
+    if (overlap_rounds > 0 && overlap_rounds != last_other_) others_.insert(last_other_ = overlap_rounds);
   }
 
   RankRoundLoad* load_;
+  Loads sends_{&load_->sends}, recvs_{&load_->recvs};
   std::size_t keep_;
   bool copies_;
+  int rank_;
+  const MachinePricing* pricing_;
   std::set<std::size_t> others_;
   std::size_t last_other_ = 0;  // the last one noted (a plan tells many alike in a row)
 };
@@ -104,7 +148,7 @@ std::vector<double> plan_round_times_us(const RoundPlan& plan, int size, const M
     for (const auto& [r, weight] : sampled) {
       if (t >= rounds_of[r]) continue;
       load.clear();
-      LoadSink sink(load, 0, true);
+      LoadSink sink(load, 0, true, r, pricing);
       plan.emit(r, t, sink);
       meter.add(r, load, weight);
       for (std::size_t k : sink.other_in_flight()) in_flight.insert({t, k});
@@ -120,7 +164,7 @@ std::vector<double> plan_round_times_us(const RoundPlan& plan, int size, const M
     for (const auto& [r, weight] : sampled) {
       if (posted >= rounds_of[r]) continue;
       load.clear();
-      LoadSink sink(load, k, false);
+      LoadSink sink(load, k, false, r, pricing);
       plan.emit(r, posted, sink);
       most_posts = std::max({most_posts, message_count(load.sends), message_count(load.recvs)});
       meter.add(r, load, weight);

@@ -24,6 +24,12 @@ class RoundSink {
   virtual void send(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) = 0;
   virtual void recv(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) = 0;
 
+  // Whether the sink takes transfers kept in flight `overlap_rounds` more rounds. One that does
+  // not (the cost model prices those in a pass of its own) need only be told that the round has
+  // some (skip_in_flight), and an algorithm may then leave them out.
+  virtual bool takes_in_flight(std::size_t /*overlap_rounds*/) const { return true; }
+  virtual void skip_in_flight(std::size_t /*overlap_rounds*/) {}
+
   // `pieces` messages to (from) `peer` that carry a block of `bytes` bytes cut into equal parts
   // to a byte (a block sent in stripes), for a sink that does not want places: one call
   // instead of one per piece. The default tells them one by one.
@@ -32,6 +38,15 @@ class RoundSink {
   }
   virtual void recv_pieces(int peer, std::size_t bytes, int pieces, std::size_t overlap_rounds) {
     for (int i = 0; i < pieces; ++i) recv(peer, Segment{BufferKind::recv, 0, piece_bytes(bytes, pieces, i)}, overlap_rounds);
+  }
+  // The same as send_pieces (recv_pieces) with each rank of [first, first + count), in any
+  // order: an algorithm that moves one block size with a run of consecutive ranks may tell a
+  // sink that does not want places in one call. The default tells them one by one.
+  virtual void send_pieces_to_run(int first, int count, std::size_t bytes, int pieces, std::size_t overlap_rounds) {
+    for (int peer = first; peer < first + count; ++peer) send_pieces(peer, bytes, pieces, overlap_rounds);
+  }
+  virtual void recv_pieces_from_run(int first, int count, std::size_t bytes, int pieces, std::size_t overlap_rounds) {
+    for (int peer = first; peer < first + count; ++peer) recv_pieces(peer, bytes, pieces, overlap_rounds);
   }
   // Piece i's length: the first bytes % pieces pieces are one byte longer.
   static std::size_t piece_bytes(std::size_t bytes, int pieces, int i) {

@@ -138,15 +138,16 @@ TEST(RankSample, PredictionsStayCloseToEveryRank) {
 }
 
 // Pricing a plan from its sampled ranks and rounds gives the time read off its recorded
-// schedule with the same sample: overlap's stripes told as pieces match its messages one by
-// one, and the rounds posting transfers kept in flight are found in both.
+// schedule with the same sample: overlap's stripes told as pieces, and direct's and overlap's
+// runs of peers told at once, match their messages one by one, and the rounds posting
+// transfers kept in flight are found in both.
 TEST(RankSample, PlanAndRecordedScheduleAgreeWhenSampled) {
   const Topology topology = clusters({150, 250});
   MachineCost rtt_biased = test_machines::two_cluster_machine(1250.0, 1250.0, 1.0);
   rtt_biased.backbone->near_weight = 110.0;
   const MachinePricing sampled(rtt_biased, &topology, 400);
   ASSERT_FALSE(sampled.sample().every_rank());
-  for (const char* name : {"overlap", "lg", "shift"}) {
+  for (const char* name : {"overlap", "lg", "shift", "direct"}) {
     for (int stripes : {1, 3}) {
       Problem problem{400, 1000, &topology, AlgorithmKnobs{4}};
       problem.knobs.stripes = stripes;
