@@ -29,9 +29,8 @@ Applicability supports_binomial(const Problem& problem) { return supports_rooted
 
 std::unique_ptr<RoundPlan> plan_binomial(const Problem& problem) { return plan_tree(problem, binomial_tree(problem)); }
 
-std::vector<std::pair<int, int>> binomial_sizes_from(const Problem& problem, int rank, int peer) {
-  if (peer != problem.root || rank == problem.root) return {};  // only the root tells, and only others
-  return tree_sizes_from(problem, *binomial_tree(problem), rank, peer);
+void binomial_size_questions(const Problem& problem, int rank, SizeQuestions& out) {
+  tree_size_questions(problem, *binomial_tree(problem), rank, out);
 }
 
 }  // namespace topocoll

@@ -334,11 +334,16 @@ std::unique_ptr<RoundPlan> plan_lg(const Problem& problem) {
   return std::make_unique<LgRounds>(problem, std::move(*plan));
 }
 
-std::vector<std::pair<int, int>> lg_sizes_from(const Problem& problem, int rank, int peer) {
+void lg_size_questions(const Problem& problem, int rank, SizeQuestions& out) {
+  out.reset(problem.size);
   std::string why;
   const auto plan = make_plan(problem, &why);
-  if (!plan || rank == peer) return {};
-  return plan->same_cluster(rank, peer) ? plan->collected(rank, peer) : std::vector<std::pair<int, int>>{};
+  if (!plan) return;
+  for (int peer : plan->members(plan->cluster(rank))) {
+    if (peer == rank) continue;
+    out.learn[static_cast<std::size_t>(peer)] = plan->collected(rank, peer);
+    out.tell[static_cast<std::size_t>(peer)] = plan->collected(peer, rank);
+  }
 }
 
 }  // namespace topocoll

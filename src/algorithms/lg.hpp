@@ -14,8 +14,9 @@ namespace topocoll {
 
 Applicability supports_lg(const Problem& problem);
 std::unique_ptr<RoundPlan> plan_lg(const Problem& problem);
-// The blocks (peer -> dst) whose sizes `rank` collects from `peer` in phase 1 (alltoallv).
-std::vector<std::pair<int, int>> lg_sizes_from(const Problem& problem, int rank, int peer);
+// Alltoallv: the sizes of the blocks `rank` collects from each peer of its cluster in phase 1
+// (peer -> dst), and of those it hands each of them.
+void lg_size_questions(const Problem& problem, int rank, SizeQuestions& out);
 // lg's piece size for blocks of `block` bytes: segment_bytes when set, shrunk so that (steps+1)
 // pieces of the `most_collected` blocks a rank collects fit under max_scratch_bytes (when set).
 // 0 when the cap is too small for one-byte pieces (or the block is empty). `most_collected` is

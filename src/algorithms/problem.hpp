@@ -6,6 +6,7 @@
 #include <compare>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "network/network.hpp"
@@ -37,6 +38,17 @@ struct NetworkPlacement {
 struct Applicability {
   bool ok = true;
   std::string reason;  // why not, when !ok
+};
+
+// The block sizes a rank of a v form must learn before it can build its schedule, by peer:
+// `learn[q]` the blocks (src -> dst) whose sizes it learns from rank q, `tell[q]` those whose
+// sizes it tells rank q (what q learns from it). Both hold one list per rank of the problem.
+struct SizeQuestions {
+  std::vector<std::vector<std::pair<int, int>>> learn, tell;
+  void reset(int size) {
+    learn.assign(static_cast<std::size_t>(size), {});
+    tell.assign(static_cast<std::size_t>(size), {});
+  }
 };
 
 struct Problem {

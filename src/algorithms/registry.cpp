@@ -47,7 +47,7 @@ constexpr Algorithm kLg{.name = "lg",
                         .supports = supports_lg,
                         .plan = plan_lg,
                         .needs_topology = true,
-                        .sizes_from = lg_sizes_from};
+                        .size_questions = lg_size_questions};
 constexpr Algorithm kOverlap{.name = "overlap",
                              .summary = "exchange across the outermost level posted first and kept in flight while "
                                         "each group exchanges inside (shift rounds)",
@@ -90,14 +90,14 @@ constexpr Algorithm kBinomial{.name = "binomial",
                                          "message (the MPI libraries' default)",
                               .supports = supports_binomial,
                               .plan = plan_binomial,
-                              .sizes_from = binomial_sizes_from};
+                              .size_questions = binomial_size_questions};
 constexpr Algorithm kTopo{.name = "topo",
                           .summary = "leaders per topology level: each group's blocks through its leader, one "
                                      "aggregated message per sub-group, level by level",
                           .supports = supports_topo,
                           .plan = plan_topo,
                           .needs_topology = true,
-                          .sizes_from = topo_sizes_from,
+                          .size_questions = topo_size_questions,
                           .auto_knobs = topo_auto_knobs,
                           .describe_knobs = describe_topo_knobs};
 constexpr Algorithm kNativeRooted{.name = "native", .summary = "the MPI library's own algorithm", .supports = always};

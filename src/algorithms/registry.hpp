@@ -35,9 +35,9 @@ struct Algorithm {
   // Reads the network's routes (problem.network) where one is known: the executor attaches the
   // platform that CollectiveOptions::network (or TOPOCOLL_NETWORK) names, for these only.
   bool reads_routes = false;
-  // Alltoallv: the blocks (peer -> dst) whose sizes `rank` must learn from `peer` before it can
-  // build its schedule (the executor exchanges them). Null: none beyond its own blocks.
-  std::vector<std::pair<int, int>> (*sizes_from)(const Problem&, int rank, int peer) = nullptr;
+  // The v forms: the sizes `rank` learns and tells before it can build its schedule (the
+  // executor exchanges them), in O(p + blocks) for the rank. Null: none beyond its own blocks.
+  void (*size_questions)(const Problem&, int rank, SizeQuestions& out) = nullptr;
 
   // The knob settings auto tries, simplest first (it takes the simplest within 0.5% of the best
   // of them); null, or none for this problem: the problem's own knobs.

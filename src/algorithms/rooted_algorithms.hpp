@@ -24,11 +24,11 @@ std::unique_ptr<RoundPlan> plan_linear(const Problem& problem);
 
 Applicability supports_binomial(const Problem& problem);
 std::unique_ptr<RoundPlan> plan_binomial(const Problem& problem);
-std::vector<std::pair<int, int>> binomial_sizes_from(const Problem& problem, int rank, int peer);
+void binomial_size_questions(const Problem& problem, int rank, SizeQuestions& out);
 
 Applicability supports_topo(const Problem& problem);
 std::unique_ptr<RoundPlan> plan_topo(const Problem& problem);
-std::vector<std::pair<int, int>> topo_sizes_from(const Problem& problem, int rank, int peer);
+void topo_size_questions(const Problem& problem, int rank, SizeQuestions& out);
 // auto's settings for topo: a binomial tree or a star in each phase.
 std::vector<AlgorithmKnobs> topo_auto_knobs(const Problem& problem);
 std::string describe_topo_knobs(const AlgorithmKnobs& knobs);

@@ -159,14 +159,25 @@ std::unique_ptr<RoundPlan> plan_tree(const Problem& problem, std::shared_ptr<con
   return std::make_unique<TreePlan>(problem, std::move(tree));
 }
 
-std::vector<std::pair<int, int>> tree_sizes_from(const Problem& problem, const RootedTree& tree, int rank, int peer) {
-  std::vector<std::pair<int, int>> blocks;
-  if (peer != tree.root() || rank == tree.root()) return blocks;
-  const auto [begin, end] = tree.subtree(rank);
-  for (const int* d = begin + 1; d < end; ++d) {
-    blocks.push_back(flows_from_root(problem.operation) ? std::pair{tree.root(), *d} : std::pair{*d, tree.root()});
+void tree_size_questions(const Problem& problem, const RootedTree& tree, int rank, SizeQuestions& out) {
+  out.reset(problem.size);
+  const int root = tree.root();
+  // The blocks below `member` in its subtree, as pairs with the root.
+  const auto below = [&](int member) {
+    std::vector<std::pair<int, int>> blocks;
+    const auto [begin, end] = tree.subtree(member);
+    for (const int* d = begin + 1; d < end; ++d) {
+      blocks.push_back(flows_from_root(problem.operation) ? std::pair{root, *d} : std::pair{*d, root});
+    }
+    return blocks;
+  };
+  if (rank != root) {
+    out.learn[static_cast<std::size_t>(root)] = below(rank);
+    return;
   }
-  return blocks;
+  for (int peer = 0; peer < problem.size; ++peer) {
+    if (peer != root) out.tell[static_cast<std::size_t>(peer)] = below(peer);
+  }
 }
 
 }  // namespace topocoll

@@ -55,8 +55,8 @@ class RootedTree {
 // The plan of a tree: scatter or gather by the problem's operation.
 std::unique_ptr<RoundPlan> plan_tree(const Problem& problem, std::shared_ptr<const RootedTree> tree);
 
-// The v forms: the block sizes `rank` must learn before it can place its subtree's blocks in
-// scratch, all from the root (who holds every size of the operation).
-std::vector<std::pair<int, int>> tree_sizes_from(const Problem& problem, const RootedTree& tree, int rank, int peer);
+// The v forms: a rank learns from the root (who holds every size of the operation) the sizes
+// of its subtree's blocks, to place them in scratch; the root tells each rank those.
+void tree_size_questions(const Problem& problem, const RootedTree& tree, int rank, SizeQuestions& out);
 
 }  // namespace topocoll

@@ -105,9 +105,8 @@ Applicability supports_topo(const Problem& problem) {
 
 std::unique_ptr<RoundPlan> plan_topo(const Problem& problem) { return plan_tree(problem, topo_tree(problem)); }
 
-std::vector<std::pair<int, int>> topo_sizes_from(const Problem& problem, int rank, int peer) {
-  if (peer != problem.root || rank == problem.root) return {};  // only the root tells, and only others
-  return tree_sizes_from(problem, *topo_tree(problem), rank, peer);
+void topo_size_questions(const Problem& problem, int rank, SizeQuestions& out) {
+  tree_size_questions(problem, *topo_tree(problem), rank, out);
 }
 
 std::vector<AlgorithmKnobs> topo_auto_knobs(const Problem& problem) {

@@ -18,26 +18,28 @@ PointToPoint sizes_message(PointToPoint::Direction direction, std::vector<std::u
 
 MaybeFailure exchange_block_sizes(const Algorithm& algorithm, const Problem& problem, int rank,
                                   LocalBlocks& blocks, MPI_Comm comm, int tag) {
-  if (algorithm.sizes_from == nullptr) return std::nullopt;
+  if (algorithm.size_questions == nullptr) return std::nullopt;
   const int p = problem.size;
-  std::vector<std::vector<std::pair<int, int>>> wanted(static_cast<std::size_t>(p));
+  SizeQuestions questions;
+  algorithm.size_questions(problem, rank, questions);
   std::vector<std::vector<std::uint64_t>> incoming(static_cast<std::size_t>(p)), outgoing(static_cast<std::size_t>(p));
   RequestWindow window(comm, tag, 0);
   for (int peer = 0; peer < p; ++peer) {
     if (peer == rank) continue;
-    wanted[peer] = algorithm.sizes_from(problem, rank, peer);
-    if (!wanted[peer].empty()) {
-      incoming[peer].resize(wanted[peer].size());
-      window.post(sizes_message(PointToPoint::Direction::receive, incoming[peer], peer));
+    const auto q = static_cast<std::size_t>(peer);
+    if (!questions.learn[q].empty()) {
+      incoming[q].resize(questions.learn[q].size());
+      window.post(sizes_message(PointToPoint::Direction::receive, incoming[q], peer));
     }
     // A size this rank holds: of a block it sends, or (the root of gatherv) one it receives.
-    for (const auto& [src, dst] : algorithm.sizes_from(problem, peer, rank)) outgoing[peer].push_back(blocks.bytes(src, dst));
-    if (!outgoing[peer].empty()) window.post(sizes_message(PointToPoint::Direction::send, outgoing[peer], peer));
+    for (const auto& [src, dst] : questions.tell[q]) outgoing[q].push_back(blocks.bytes(src, dst));
+    if (!outgoing[q].empty()) window.post(sizes_message(PointToPoint::Direction::send, outgoing[q], peer));
   }
   if (auto failure = window.wait_all()) return failure;
   for (int peer = 0; peer < p; ++peer) {
-    for (std::size_t i = 0; i < wanted[peer].size(); ++i) {
-      blocks.tell(wanted[peer][i].first, wanted[peer][i].second, static_cast<std::size_t>(incoming[peer][i]));
+    const auto& learnt = questions.learn[static_cast<std::size_t>(peer)];
+    for (std::size_t i = 0; i < learnt.size(); ++i) {
+      blocks.tell(learnt[i].first, learnt[i].second, static_cast<std::size_t>(incoming[static_cast<std::size_t>(peer)][i]));
     }
   }
   return std::nullopt;

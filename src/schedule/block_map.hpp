@@ -1,7 +1,7 @@
 // Where every block of a total exchange lies and how big it is. For MPI_Alltoall every block
 // has the same size B and block d sits at d*B; for MPI_Alltoallv sizes and places vary per
 // pair, and a rank knows only its own blocks plus whatever sizes it was told (the executor
-// exchanges the ones an algorithm asks for, see Algorithm::sizes_from).
+// exchanges the ones an algorithm asks for, see Algorithm::size_questions).
 #pragma once
 
 #include <cstddef>

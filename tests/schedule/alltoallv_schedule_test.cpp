@@ -1,7 +1,7 @@
 // Alltoallv schedules: every algorithm that applies to blocks of different sizes (zeros
 // included, with unused bytes between blocks) is proven by the verifier; and a rank's schedule
 // asks only for the sizes it can know: its own blocks, plus those its algorithm names in
-// sizes_from (which the executor exchanges first).
+// size_questions (which the executor exchanges first).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -61,9 +61,11 @@ void expect_verified(const Algorithm& a, const Topology* topo, int p, const Know
   schedule.size = p;
   for (int r = 0; r < p; ++r) {
     std::set<std::pair<int, int>> told;
-    if (a.sizes_from) {
+    if (a.size_questions) {
+      SizeQuestions questions;
+      a.size_questions(problem, r, questions);
       for (int peer = 0; peer < p; ++peer)
-        for (const auto& blk : a.sizes_from(problem, r, peer)) {
+        for (const auto& blk : questions.learn[static_cast<std::size_t>(peer)]) {
           ASSERT_EQ(blk.first, peer) << a.name << ": a rank can only learn the sizes of the blocks a peer sends";
           told.insert(blk);
         }
