@@ -127,6 +127,57 @@ double measure_send_overhead_us(MPI_Comm comm, int a, int b, const ProbeSettings
   return shared_from(comm, a, rank == a ? median(per_message) : 0.0);
 }
 
+namespace {
+
+// From a barrier until `receiver` has completed `each` messages from every sender.
+// Empty messages: what is timed is completing them, not moving their bytes.
+double time_fan_in_us(MPI_Comm comm, int rank, int receiver, const std::vector<int>& senders, int each) {
+  const bool receives = rank == receiver;
+  const bool sends = std::find(senders.begin(), senders.end(), rank) != senders.end();
+  const std::size_t messages = receives ? senders.size() * static_cast<std::size_t>(each)
+                                        : (sends ? static_cast<std::size_t>(each) : 0);
+  char buffer[1] = {};
+  std::vector<MPI_Request> requests(messages);
+  check(MPI_Barrier(comm), "MPI_Barrier");
+  const double start = MPI_Wtime();
+  for (std::size_t m = 0; m < messages; ++m) {
+    if (receives) {
+      const int from = senders[m % senders.size()];
+      check(MPI_Irecv(buffer, 0, MPI_BYTE, from, kTag, comm, &requests[m]), "MPI_Irecv");
+    } else {
+      check(MPI_Isend(buffer, 0, MPI_BYTE, receiver, kTag, comm, &requests[m]), "MPI_Isend");
+    }
+  }
+  check(MPI_Waitall(static_cast<int>(messages), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  return (MPI_Wtime() - start) * 1e6;
+}
+
+}  // namespace
+
+double measure_recv_overhead_us(MPI_Comm comm, int receiver, const ProbeSettings& settings) {
+  constexpr int kMostSenders = 16;
+  constexpr int kMany = 4;
+  int rank = 0, size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  std::vector<int> senders;
+  for (int r = 0; r < size && static_cast<int>(senders.size()) < kMostSenders; ++r)
+    if (r != receiver) senders.push_back(r);
+  if (senders.size() < 4) return 0.0;
+  std::vector<double> one, many;
+  for (int i = 0; i <= settings.repetitions; ++i) {  // the first is a warm-up
+    const double t1 = time_fan_in_us(comm, rank, receiver, senders, 1);
+    const double tm = time_fan_in_us(comm, rank, receiver, senders, kMany);
+    if (i > 0) {
+      one.push_back(t1);
+      many.push_back(tm);
+    }
+  }
+  const double extra = static_cast<double>(senders.size()) * (kMany - 1);
+  const double per_message = rank == receiver ? std::max(0.0, (median(many) - median(one)) / extra) : 0.0;
+  return shared_from(comm, receiver, per_message);
+}
+
 std::vector<OneWaySample> measure_one_way(MPI_Comm comm, int a, int b, const std::vector<std::size_t>& sizes,
                                           const ProbeSettings& settings) {
   int rank = 0;

@@ -273,6 +273,9 @@ Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& top
   c.send_overhead_us = measure_send_overhead_us(comm, overhead_pair.first, overhead_pair.second, settings);
   log << "send overhead: " << c.send_overhead_us << " us (ranks " << overhead_pair.first << ", " << overhead_pair.second
       << ")\n";
+  c.recv_overhead_us = measure_recv_overhead_us(comm, overhead_pair.second, settings);
+  log << "receive overhead: " << c.recv_overhead_us << " us per message completed after another (at rank "
+      << overhead_pair.second << ")\n";
 
   for (int level = 0; level <= topology.level_count(); ++level) {
     const int separating = level == topology.level_count() ? -1 : level;

@@ -45,10 +45,13 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
     }
     // Posting is sequential and data flows meanwhile: the last message posted still has to go
     // (at least the smallest), and everything has to cross the rank's link.
-    const double messages = static_cast<double>(std::max(message_count(load.sends), message_count(load.recvs)));
+    const std::size_t receives = message_count(load.recvs);
+    const double messages = static_cast<double>(std::max(message_count(load.sends), receives));
     const double posting_us = messages * m.send_overhead_us + transfer_us(smallest, m.injection_bytes_per_us);
-    const double wire_us =
-        std::max(transfer_us(out, m.injection_bytes_per_us), transfer_us(in, m.ejection_bytes_per_us));
+    // Received messages arrive together as the link drains, then complete one by one.
+    const double completing_us = receives > 1 ? static_cast<double>(receives - 1) * m.recv_overhead_us : 0.0;
+    const double wire_us = std::max(transfer_us(out, m.injection_bytes_per_us),
+                                    transfer_us(in, m.ejection_bytes_per_us) + completing_us);
     rank_us += latency_us + std::max(posting_us, m.send_overhead_us + wire_us);
     if (pricing_->backbone_group(rank) >= 0) add_backbone_traffic(rank, load, weight);
   }

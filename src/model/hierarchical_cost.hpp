@@ -4,8 +4,10 @@
 // slowest constraint:
 //  - each rank: its copies, then the largest latency among its messages (sent or received)
 //    plus max(n * o + smallest send / injection, o + max(bytes out / injection, bytes in /
-//    ejection)), n = max(sends, receives): posting is sequential, data flows while later
-//    messages are posted, and the last one posted still has to go;
+//    ejection + (r - 1) * o_r)), n = max(sends, receives), r = receives: posting is
+//    sequential, data flows while later messages are posted, and the last one posted still has
+//    to go; received messages arrive together as the link drains and complete one after
+//    another (o_r each; the first one's is in the calibrated latency);
 //  - each message on its own: the sender's copies + o + latency + bytes / bandwidth of its level;
 //  - the backbone: for each ordered pair of groups it joins, the round's longest copy + o +
 //    the time to drain the bytes from one group to the other through the one-direction
@@ -26,8 +28,8 @@
 // latency), and the flows across the rest; the backbone carries min(capacity, what the
 // senders' links pass, what the receivers' links pass) at every moment.
 // What it ignores: contention inside a group (switch capacity below the backbone), packets and
-// queues (head-of-line blocking, TCP slow start, losses), receive-side per-message overheads
-// beyond what the calibrated latency holds, ranks running ahead into the next round, overlap
+// queues (head-of-line blocking, TCP slow start, losses), receives completed while others are
+// still arriving (o_r is charged after the last byte), ranks running ahead into the next round, overlap
 // of copies with communication, and more than one backbone per pair of groups (every pair of
 // groups at the backbone level is assumed joined like the calibrated pair).
 // On a single-level machine with Tam and Wang's parameters (machine_from_tam_wang) it gives

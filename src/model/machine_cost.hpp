@@ -52,6 +52,9 @@ struct BackboneCost {
 struct MachineCost {
   std::vector<LevelCost> levels;        // outermost first; usually ends with the innermost measured
   double send_overhead_us = 0.0;        // CPU time to post one message (o)
+  // CPU time to complete one received message beyond the first (o_r): messages that arrive
+  // together are completed one after another. The first one's is in the calibrated latency.
+  double recv_overhead_us = 0.0;
   double injection_bytes_per_us = 0.0;  // a rank's link outwards, shared by all its flows
   double ejection_bytes_per_us = 0.0;   // ... inwards
   std::optional<BackboneCost> backbone;

@@ -69,6 +69,9 @@ Calibration read(const json& root) {
     }
   }
   c.send_overhead_us = number(root, "", "send_overhead_us", false);
+  if (const auto found = root.find("recv_overhead_us"); found != root.end() && !found->is_null()) {
+    c.recv_overhead_us = number(root, "", "recv_overhead_us", false);
+  }
   const json& node = member(root, "", "node");
   if (!node.is_object()) fail("node", "must be an object");
   c.node.flows = whole(node, "node", "flows");
@@ -138,6 +141,7 @@ MachineCost Calibration::machine() const {
     m.levels.push_back({level.name, level.latency_us, level.bandwidth_bytes_per_s * kPerUs});
   }
   m.send_overhead_us = send_overhead_us;
+  m.recv_overhead_us = recv_overhead_us;
   m.injection_bytes_per_us = node.injection_bytes_per_s * kPerUs;
   m.ejection_bytes_per_us = node.ejection_bytes_per_s * kPerUs;
   if (backbone) {
@@ -209,6 +213,7 @@ std::string calibration_to_json(const Calibration& c) {
     root["levels"].push_back(entry);
   }
   root["send_overhead_us"] = c.send_overhead_us;
+  root["recv_overhead_us"] = c.recv_overhead_us;
   root["node"] = {{"flows", c.node.flows},
                   {"injection_bytes_per_s", c.node.injection_bytes_per_s},
                   {"ejection_bytes_per_s", c.node.ejection_bytes_per_s}};

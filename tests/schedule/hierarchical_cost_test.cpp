@@ -82,6 +82,35 @@ TEST(HierarchicalCost, TwoClusterDirectByHand) {
   EXPECT_NEAR(predict_hierarchical_us(schedule, m, &topology), 202.0, 1e-9);
 }
 
+// Received messages complete one after another once they have arrived: a linear gather of
+// 16-byte blocks to rank 0 of 9, one level (latency 10 us, 100 bytes/us), o = 1 us.
+//  root without o_r:  10 + max(8 receives * 1, 1 + 128 / 100) = 18
+//  root with o_r = 2: 10 + max(8, 1 + 1.28 + 7 * 2) = 26.28 (the first one's is in the latency)
+//  two ranks: one receive, nothing added (10 + max(1, 1 + 0.16) = 11.16 either way).
+TEST(HierarchicalCost, ReceivesCompleteOneAfterAnother) {
+  MachineCost m;
+  m.levels = {{"same group", 10.0, 100.0}};
+  m.send_overhead_us = 1.0;
+  m.injection_bytes_per_us = 100.0;
+  m.ejection_bytes_per_us = 100.0;
+  const Algorithm& linear = *find_algorithm(Operation::gather, "linear");
+  const auto gather_us = [&](int p, double recv_overhead_us) {
+    MachineCost machine = m;
+    machine.recv_overhead_us = recv_overhead_us;
+    EXPECT_FALSE(check_machine(machine));
+    const RootedBlocks layout = RootedBlocks::uniform(RootedBlocks::Flow::to_root, 0, p, 16);
+    return predict_hierarchical_us(build_full_schedule(linear, Problem::rooted(Operation::gather, layout)), machine,
+                                   nullptr);
+  };
+  EXPECT_NEAR(gather_us(9, 0.0), 18.0, 1e-9);
+  EXPECT_NEAR(gather_us(9, 2.0), 26.28, 1e-9);
+  EXPECT_NEAR(gather_us(2, 0.0), 11.16, 1e-9);
+  EXPECT_NEAR(gather_us(2, 2.0), 11.16, 1e-9);
+  m.recv_overhead_us = -1.0;
+  ASSERT_TRUE(check_machine(m));
+  EXPECT_NE(check_machine(m)->find("receive overhead"), std::string::npos);
+}
+
 TEST(HierarchicalCost, CopiesAloneCostTheirBandwidth) {
   const MachineCost m = test_machines::fast_crossbar();
   const Problem problem{1, 40000, nullptr, {}};
