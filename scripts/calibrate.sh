@@ -22,7 +22,8 @@ calibration elsewhere too), the file that 'auto' reads and scripts/simulate.sh p
                    platforms/two-clusters-30-30.topology.json)
   CALIBRATE-ARGS   passed to topocoll-calibrate, e.g. --copy-bandwidth 3e8 (the bandwidth at
                    which benchmarks on this platform charge local copies; the two-cluster and
-                   scatter-gather studies: 1.5e9, scripts/study-flags.sh)
+                   scatter-gather studies: 1.5e9, scripts/study-flags.sh); --eager-limit
+                   65536 is given first (SMPI's detached threshold as simulate.sh pins it)
 
 Options:
   --np N           ranks (default: every host slot of the hostfile)
@@ -99,6 +100,8 @@ slots=$(awk -F: 'NF && $1 !~ /^#/ { n += (NF > 1 ? $2 : 1) } END { print n + 0 }
 cd "$repo"
 simulate_args=(--program topocoll-calibrate --model "$model" --topology none)
 for setting in "${extra_cfg[@]}"; do simulate_args+=(--cfg "$setting"); done
+# --eager-limit: SMPI charges smpi/or to messages below smpi/send-is-detached-thresh only (the
+# 65536 that simulate.sh pins); a --eager-limit among CALIBRATE-ARGS comes later and wins.
 scripts/simulate.sh "${simulate_args[@]}" "$platform_xml" "$np" -- \
-  --topology "$topology" --platform "$name" --output "$output" "$@"
+  --topology "$topology" --platform "$name" --output "$output" --eager-limit 65536 "$@"
 echo "# calibrate.sh: wrote $output" >&2

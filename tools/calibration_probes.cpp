@@ -6,6 +6,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include <unistd.h>
+
 #include "bench_buffers.hpp"
 
 namespace topocoll::calibrate {
@@ -129,9 +131,11 @@ double measure_send_overhead_us(MPI_Comm comm, int a, int b, const ProbeSettings
 
 namespace {
 
-// From a barrier until `receiver` has completed `each` messages from every sender.
-// Empty messages: what is timed is completing them, not moving their bytes.
-double time_fan_in_us(MPI_Comm comm, int rank, int receiver, const std::vector<int>& senders, int each) {
+// `receiver` posts the receives of `each` empty messages from every sender, waits `settle_us`
+// (simulated time under SMPI) so that all of them have arrived, and returns how long it then
+// takes to complete them; the senders return 0.
+double time_completing_us(MPI_Comm comm, int rank, int receiver, const std::vector<int>& senders, int each,
+                          double settle_us) {
   const bool receives = rank == receiver;
   const bool sends = std::find(senders.begin(), senders.end(), rank) != senders.end();
   const std::size_t messages = receives ? senders.size() * static_cast<std::size_t>(each)
@@ -139,7 +143,6 @@ double time_fan_in_us(MPI_Comm comm, int rank, int receiver, const std::vector<i
   char buffer[1] = {};
   std::vector<MPI_Request> requests(messages);
   check(MPI_Barrier(comm), "MPI_Barrier");
-  const double start = MPI_Wtime();
   for (std::size_t m = 0; m < messages; ++m) {
     if (receives) {
       const int from = senders[m % senders.size()];
@@ -148,13 +151,15 @@ double time_fan_in_us(MPI_Comm comm, int rank, int receiver, const std::vector<i
       check(MPI_Isend(buffer, 0, MPI_BYTE, receiver, kTag, comm, &requests[m]), "MPI_Isend");
     }
   }
+  if (receives) usleep(static_cast<useconds_t>(settle_us));
+  const double start = MPI_Wtime();
   check(MPI_Waitall(static_cast<int>(messages), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
-  return (MPI_Wtime() - start) * 1e6;
+  return receives ? (MPI_Wtime() - start) * 1e6 : 0.0;
 }
 
 }  // namespace
 
-double measure_recv_overhead_us(MPI_Comm comm, int receiver, const ProbeSettings& settings) {
+double measure_recv_overhead_us(MPI_Comm comm, int receiver, double settle_us, const ProbeSettings& settings) {
   constexpr int kMostSenders = 16;
   constexpr int kMany = 4;
   int rank = 0, size = 0;
@@ -163,11 +168,11 @@ double measure_recv_overhead_us(MPI_Comm comm, int receiver, const ProbeSettings
   std::vector<int> senders;
   for (int r = 0; r < size && static_cast<int>(senders.size()) < kMostSenders; ++r)
     if (r != receiver) senders.push_back(r);
-  if (senders.size() < 4) return 0.0;
+  if (senders.empty()) return 0.0;
   std::vector<double> one, many;
   for (int i = 0; i <= settings.repetitions; ++i) {  // the first is a warm-up
-    const double t1 = time_fan_in_us(comm, rank, receiver, senders, 1);
-    const double tm = time_fan_in_us(comm, rank, receiver, senders, kMany);
+    const double t1 = time_completing_us(comm, rank, receiver, senders, 1, settle_us);
+    const double tm = time_completing_us(comm, rank, receiver, senders, kMany, settle_us);
     if (i > 0) {
       one.push_back(t1);
       many.push_back(tm);

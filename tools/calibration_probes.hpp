@@ -26,12 +26,11 @@ double median(std::vector<double> values);
 // CPU time to post one MPI_Isend of 8 bytes from a to b: the median time of posting 32 of them.
 double measure_send_overhead_us(MPI_Comm comm, int a, int b, const ProbeSettings& settings);
 
-// CPU time to complete one received message (o_r), at `receiver`: up to 16 other ranks each
-// send it one empty message at once, then four each; with enough senders the receiver, not the
-// senders' posting, sets the pace, and the difference of the two times is the cost of
-// completing the extra messages. 0 with fewer than 4 senders (the posting would set the pace)
-// and where noise makes the difference negative.
-double measure_recv_overhead_us(MPI_Comm comm, int receiver, const ProbeSettings& settings);
+// CPU time to complete one received message (o_r), at `receiver`: up to 16 other ranks send it
+// one empty message each, then four each; it waits `settle_us` for all of them to arrive
+// (under SMPI a simulated wait), then completes them, timed. The difference of the two times
+// over the extra messages; 0 where noise makes it negative.
+double measure_recv_overhead_us(MPI_Comm comm, int receiver, double settle_us, const ProbeSettings& settings);
 
 // Half the round trip of a ping-pong (MPI_Isend + MPI_Wait, MPI_Recv) between a and b, per size.
 std::vector<OneWaySample> measure_one_way(MPI_Comm comm, int a, int b, const std::vector<std::size_t>& sizes,

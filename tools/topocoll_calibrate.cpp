@@ -4,6 +4,8 @@
 //  - the send overhead: time to post an 8-byte MPI_Isend;
 //  - per topology level (and "same group"): a ping-pong between two ranks first separated at that
 //    level, fitted to latency + bytes / bandwidth;
+//  - the receive overhead: the time to complete a received message once it has arrived (many
+//    from up to 16 ranks), which the model charges up to --eager-limit;
 //  - a node's injection and ejection bandwidth: one rank sending to (receiving from) several
 //    peers at once;
 //  - the backbone between the first two groups of the outermost level: one flow per rank of the
@@ -72,6 +74,9 @@ calibration file (JSON) for `auto` (docs/algorithms.md, section "auto").
   --copy-bandwidth B/S   local copy bandwidth in bytes per second: recorded as given; without
                          it, memcpy is measured (real MPI) or topocoll's default for simulation
                          is recorded (SMPI, where topocoll charges copies at that bandwidth)
+  --eager-limit BYTES    the MPI library's eager limit: received messages above it pay no
+                         per-message completion overhead in the model (recorded as
+                         recv_overhead_until_bytes; default: none, every size pays it)
   --repetitions N        timed runs per point, the median is kept (default 5)
   --node-flows K         peers of the injection and ejection probes (default 8)
   --validate-sizes LIST  block sizes in bytes of the validation pass, comma-separated, or none
@@ -88,6 +93,7 @@ struct Options {
   std::string output;
   std::string platform;
   std::optional<double> copy_bandwidth;
+  std::optional<std::size_t> eager_limit;
   int repetitions = 5;
   int node_flows = 8;
   std::vector<std::size_t> validate_sizes = {1024, 65536};
@@ -151,6 +157,10 @@ std::optional<Options> parse(int argc, char** argv, bool print, int* status) {
       } else if (arg == "--copy-bandwidth") {
         o.copy_bandwidth = std::stod(value, &used);
         if (used != value.size() || !(*o.copy_bandwidth > 0)) return fail("--copy-bandwidth must be a positive number");
+      } else if (arg == "--eager-limit") {
+        const long long limit = std::stoll(value, &used);
+        if (used != value.size() || limit < 0) return fail("--eager-limit must be a whole number of bytes, 0 or more");
+        o.eager_limit = static_cast<std::size_t>(limit);
       } else if (arg == "--repetitions") {
         o.repetitions = std::stoi(value, &used);
         if (used != value.size() || o.repetitions < 1) return fail("--repetitions must be a whole number, 1 or more");
@@ -273,9 +283,6 @@ Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& top
   c.send_overhead_us = measure_send_overhead_us(comm, overhead_pair.first, overhead_pair.second, settings);
   log << "send overhead: " << c.send_overhead_us << " us (ranks " << overhead_pair.first << ", " << overhead_pair.second
       << ")\n";
-  c.recv_overhead_us = measure_recv_overhead_us(comm, overhead_pair.second, settings);
-  log << "receive overhead: " << c.recv_overhead_us << " us per message completed after another (at rank "
-      << overhead_pair.second << ")\n";
 
   for (int level = 0; level <= topology.level_count(); ++level) {
     const int separating = level == topology.level_count() ? -1 : level;
@@ -301,6 +308,13 @@ Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& top
     c.levels.push_back(std::move(l));
   }
   if (c.levels.empty()) throw std::runtime_error("no pair of ranks to measure: run at least two ranks");
+  // The messages to complete have all arrived after a wait well beyond any latency measured.
+  double slowest_latency_us = 0.0;
+  for (const LevelCalibration& l : c.levels) slowest_latency_us = std::max(slowest_latency_us, l.latency_us);
+  c.recv_overhead_us = measure_recv_overhead_us(comm, overhead_pair.second, 1000.0 + 4 * slowest_latency_us, settings);
+  c.recv_overhead_until_bytes = o.eager_limit;
+  log << "receive overhead: " << c.recv_overhead_us << " us per message completed after another (at rank "
+      << overhead_pair.second << ")\n";
 
   const std::vector<int> peers = node_peers(topology, 0, o.node_flows);
   std::vector<Flow> out, in;

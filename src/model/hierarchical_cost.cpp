@@ -21,6 +21,20 @@ std::size_t message_count(const std::vector<MessageLoad>& loads) {
   return messages;
 }
 
+namespace {
+
+// The messages of `loads` of at most `until` bytes (all of them without a limit).
+std::size_t eager_count(const std::vector<MessageLoad>& loads, const std::optional<std::size_t>& until) {
+  if (!until) return message_count(loads);
+  std::size_t n = 0;
+  for (const MessageLoad& load : loads) {
+    if (load.largest_piece() <= *until) n += static_cast<std::size_t>(load.pieces) * load.alike;
+  }
+  return n;
+}
+
+}  // namespace
+
 void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
   const MachineCost& m = pricing_->machine();
   const double copy_us = m.copy_bytes_per_us > 0 ? transfer_us(load.copy_bytes, m.copy_bytes_per_us) : 0.0;
@@ -49,7 +63,8 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
     const double messages = static_cast<double>(std::max(message_count(load.sends), receives));
     const double posting_us = messages * m.send_overhead_us + transfer_us(smallest, m.injection_bytes_per_us);
     // Received messages arrive together as the link drains, then complete one by one.
-    const double completing_us = receives > 1 ? static_cast<double>(receives - 1) * m.recv_overhead_us : 0.0;
+    const std::size_t completed = m.recv_overhead_us > 0 ? eager_count(load.recvs, m.recv_overhead_until_bytes) : 0;
+    const double completing_us = completed > 1 ? static_cast<double>(completed - 1) * m.recv_overhead_us : 0.0;
     const double wire_us = std::max(transfer_us(out, m.injection_bytes_per_us),
                                     transfer_us(in, m.ejection_bytes_per_us) + completing_us);
     rank_us += latency_us + std::max(posting_us, m.send_overhead_us + wire_us);

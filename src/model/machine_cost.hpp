@@ -7,6 +7,7 @@
 // latency and bandwidth a message between two ranks pays, and which backbone it crosses.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,7 +55,10 @@ struct MachineCost {
   double send_overhead_us = 0.0;        // CPU time to post one message (o)
   // CPU time to complete one received message beyond the first (o_r): messages that arrive
   // together are completed one after another. The first one's is in the calibrated latency.
+  // Only messages of at most recv_overhead_until_bytes pay it (the MPI library's eager limit:
+  // SMPI charges smpi/or to detached messages only); unset: every size.
   double recv_overhead_us = 0.0;
+  std::optional<std::size_t> recv_overhead_until_bytes;
   double injection_bytes_per_us = 0.0;  // a rank's link outwards, shared by all its flows
   double ejection_bytes_per_us = 0.0;   // ... inwards
   std::optional<BackboneCost> backbone;

@@ -72,6 +72,9 @@ Calibration read(const json& root) {
   if (const auto found = root.find("recv_overhead_us"); found != root.end() && !found->is_null()) {
     c.recv_overhead_us = number(root, "", "recv_overhead_us", false);
   }
+  if (const auto found = root.find("recv_overhead_until_bytes"); found != root.end() && !found->is_null()) {
+    c.recv_overhead_until_bytes = byte_count(root, "", "recv_overhead_until_bytes");
+  }
   const json& node = member(root, "", "node");
   if (!node.is_object()) fail("node", "must be an object");
   c.node.flows = whole(node, "node", "flows");
@@ -142,6 +145,7 @@ MachineCost Calibration::machine() const {
   }
   m.send_overhead_us = send_overhead_us;
   m.recv_overhead_us = recv_overhead_us;
+  m.recv_overhead_until_bytes = recv_overhead_until_bytes;
   m.injection_bytes_per_us = node.injection_bytes_per_s * kPerUs;
   m.ejection_bytes_per_us = node.ejection_bytes_per_s * kPerUs;
   if (backbone) {
@@ -214,6 +218,7 @@ std::string calibration_to_json(const Calibration& c) {
   }
   root["send_overhead_us"] = c.send_overhead_us;
   root["recv_overhead_us"] = c.recv_overhead_us;
+  if (c.recv_overhead_until_bytes) root["recv_overhead_until_bytes"] = *c.recv_overhead_until_bytes;
   root["node"] = {{"flows", c.node.flows},
                   {"injection_bytes_per_s", c.node.injection_bytes_per_s},
                   {"ejection_bytes_per_s", c.node.ejection_bytes_per_s}};

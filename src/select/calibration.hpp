@@ -7,7 +7,7 @@
 //    "levels": [{"name": "cluster", "ranks": [0, 30], "latency_us": 5060.0,
 //                "bandwidth_bytes_per_s": 1.25e8, "one_way_us": [{"bytes": 8, "us": 5060.1}, ...]},
 //               {"name": "node", ...}],
-//    "send_overhead_us": 0.0, "recv_overhead_us": 0.0,
+//    "send_overhead_us": 0.0, "recv_overhead_us": 0.0, "recv_overhead_until_bytes": 65536,
 //    "node": {"flows": 8, "injection_bytes_per_s": 1.25e8, "ejection_bytes_per_s": 1.25e8},
 //    "backbone": {"level": "cluster", "groups": [0, 1],
 //                 "one_direction": [{"flows": 30, "bytes_per_s": 1.25e9},
@@ -112,6 +112,7 @@ struct Calibration {
   std::vector<LevelCalibration> levels;  // outermost first, only those with a pair of ranks
   double send_overhead_us = 0.0;
   double recv_overhead_us = 0.0;  // absent in files from before it was measured: 0
+  std::optional<std::size_t> recv_overhead_until_bytes;  // the eager limit given; absent: every size
   NodeCalibration node;
   std::optional<BackboneCalibration> backbone;
   CopyCalibration copy;

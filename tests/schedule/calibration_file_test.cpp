@@ -20,6 +20,7 @@ Calibration sample() {
   c.levels = {{"cluster", 0, 30, 5060.0, 1.25e8, {{8, 5060.1}, {1 << 20, 13448.7}}}, {"node", 0, 1, 50.0, 1.25e8, {}}};
   c.send_overhead_us = 0.5;
   c.recv_overhead_us = 0.25;
+  c.recv_overhead_until_bytes = 65536;
   c.node = {8, 1.25e8, 1.2e8};
   c.backbone = BackboneCalibration{"cluster", 0, 1, {{30, 1.25e9}, {900, 1.0e9}}, {1800, 2.0e9}, NearShare{30, 0.75}};
   c.copy = {5e9, "given"};
@@ -39,9 +40,11 @@ TEST(CalibrationFile, RoundTrip) {
   {  // files from before the receive overhead was measured: none
     auto text = nlohmann::json::parse(calibration_to_json(c));
     text.erase("recv_overhead_us");
+    text.erase("recv_overhead_until_bytes");
     const auto without = parse_calibration(text.dump(), &error);
     ASSERT_TRUE(without) << error;
     EXPECT_EQ(without->machine().recv_overhead_us, 0.0);
+    EXPECT_FALSE(without->machine().recv_overhead_until_bytes);
   }
 
   EXPECT_DOUBLE_EQ(back->backbone->near_share->share, 0.75);
@@ -73,6 +76,7 @@ TEST(CalibrationFile, MachineInModelUnits) {
   EXPECT_DOUBLE_EQ(m.ejection_bytes_per_us, 120.0);
   EXPECT_DOUBLE_EQ(m.send_overhead_us, 0.5);
   EXPECT_DOUBLE_EQ(m.recv_overhead_us, 0.25);
+  EXPECT_EQ(m.recv_overhead_until_bytes, std::optional<std::size_t>{65536});
   EXPECT_DOUBLE_EQ(m.copy_bytes_per_us, 5000.0);
   // Both directions with 1800 flows = 900 each way: 2e9 against 1e9 one way.
   EXPECT_DOUBLE_EQ(m.backbone->duplex_ratio, 2.0);
@@ -118,6 +122,8 @@ TEST(CalibrationFile, ErrorsNameTheField) {
             "format is 'topocoll-calibration 0', expected 'topocoll-calibration 1'");
   EXPECT_EQ(error_after([](json& d) { d.erase("send_overhead_us"); }), "send_overhead_us is missing");
   EXPECT_EQ(error_after([](json& d) { d["recv_overhead_us"] = "1"; }), "recv_overhead_us must be a number, 0 or more");
+  EXPECT_EQ(error_after([](json& d) { d["recv_overhead_until_bytes"] = -1; }),
+            "recv_overhead_until_bytes must be a whole number of bytes, 0 or more");
   EXPECT_EQ(error_after([](json& d) { d["validation"][0]["measured_us"] = 0; }),
             "validation[0].measured_us must be a positive number");
   EXPECT_EQ(error_after([](json& d) { d["validation"][1].erase("algorithm"); }), "validation[1].algorithm is missing");

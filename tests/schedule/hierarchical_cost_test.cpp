@@ -86,7 +86,8 @@ TEST(HierarchicalCost, TwoClusterDirectByHand) {
 // 16-byte blocks to rank 0 of 9, one level (latency 10 us, 100 bytes/us), o = 1 us.
 //  root without o_r:  10 + max(8 receives * 1, 1 + 128 / 100) = 18
 //  root with o_r = 2: 10 + max(8, 1 + 1.28 + 7 * 2) = 26.28 (the first one's is in the latency)
-//  two ranks: one receive, nothing added (10 + max(1, 1 + 0.16) = 11.16 either way).
+//  two ranks: one receive, nothing added (10 + max(1, 1 + 0.16) = 11.16 either way); and
+//  nothing either when the blocks are above the eager limit (recv_overhead_until_bytes).
 TEST(HierarchicalCost, ReceivesCompleteOneAfterAnother) {
   MachineCost m;
   m.levels = {{"same group", 10.0, 100.0}};
@@ -106,6 +107,10 @@ TEST(HierarchicalCost, ReceivesCompleteOneAfterAnother) {
   EXPECT_NEAR(gather_us(9, 2.0), 26.28, 1e-9);
   EXPECT_NEAR(gather_us(2, 0.0), 11.16, 1e-9);
   EXPECT_NEAR(gather_us(2, 2.0), 11.16, 1e-9);
+  m.recv_overhead_until_bytes = 15;  // the 16-byte blocks are above the eager limit: none paid
+  EXPECT_NEAR(gather_us(9, 2.0), 18.0, 1e-9);
+  m.recv_overhead_until_bytes = 16;
+  EXPECT_NEAR(gather_us(9, 2.0), 26.28, 1e-9);
   m.recv_overhead_us = -1.0;
   ASSERT_TRUE(check_machine(m));
   EXPECT_NE(check_machine(m)->find("receive overhead"), std::string::npos);
