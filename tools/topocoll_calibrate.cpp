@@ -313,7 +313,7 @@ Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& top
   for (const LevelCalibration& l : c.levels) slowest_latency_us = std::max(slowest_latency_us, l.latency_us);
   c.recv_overhead_us = measure_recv_overhead_us(comm, overhead_pair.second, 1000.0 + 4 * slowest_latency_us, settings);
   c.recv_overhead_until_bytes = o.eager_limit;
-  log << "receive overhead: " << c.recv_overhead_us << " us per message completed after another (at rank "
+  log << "receive overhead: " << *c.recv_overhead_us << " us per message completed after another (at rank "
       << overhead_pair.second << ")\n";
 
   const std::vector<int> peers = node_peers(topology, 0, o.node_flows);

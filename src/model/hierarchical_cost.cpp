@@ -59,12 +59,19 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
     }
     // Posting is sequential and data flows meanwhile: the last message posted still has to go
     // (at least the smallest), and everything has to cross the rank's link.
-    const std::size_t receives = message_count(load.recvs);
-    const double messages = static_cast<double>(std::max(message_count(load.sends), receives));
-    const double posting_us = messages * m.send_overhead_us + transfer_us(smallest, m.injection_bytes_per_us);
-    // Received messages arrive together as the link drains, then complete one by one.
-    const std::size_t completed = m.recv_overhead_us > 0 ? eager_count(load.recvs, m.recv_overhead_until_bytes) : 0;
-    const double completing_us = completed > 1 ? static_cast<double>(completed - 1) * m.recv_overhead_us : 0.0;
+    // The CPU posts the sends, then completes the receives, which arrive together as the link
+    // drains, one after another (the first one's completion is in the latency). Without a
+    // measured o_r, a receive costs o as a post, beside the sends.
+    const std::size_t sends = message_count(load.sends);
+    double messages = static_cast<double>(sends), completing_us = 0.0;
+    if (m.recv_overhead_us) {
+      const std::size_t completed = eager_count(load.recvs, m.recv_overhead_until_bytes);
+      if (completed > 1) completing_us = static_cast<double>(completed - 1) * *m.recv_overhead_us;
+    } else {
+      messages = static_cast<double>(std::max(sends, message_count(load.recvs)));
+    }
+    const double posting_us =
+        messages * m.send_overhead_us + transfer_us(smallest, m.injection_bytes_per_us) + completing_us;
     const double wire_us = std::max(transfer_us(out, m.injection_bytes_per_us),
                                     transfer_us(in, m.ejection_bytes_per_us) + completing_us);
     rank_us += latency_us + std::max(posting_us, m.send_overhead_us + wire_us);

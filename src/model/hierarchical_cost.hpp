@@ -3,11 +3,12 @@
 // semantics: a round ends when all its transfers have completed). A round lasts as long as its
 // slowest constraint:
 //  - each rank: its copies, then the largest latency among its messages (sent or received)
-//    plus max(n * o + smallest send / injection, o + max(bytes out / injection, bytes in /
-//    ejection + (r - 1) * o_r)), n = max(sends, receives), r = receives: posting is
-//    sequential, data flows while later messages are posted, and the last one posted still has
-//    to go; received messages arrive together as the link drains and complete one after
-//    another (o_r each; the first one's is in the calibrated latency);
+//    plus max(n * o + smallest send / injection + c, o + max(bytes out / injection, bytes in /
+//    ejection + c)), n = sends, c = (receives - 1) * o_r: posting is sequential, data flows
+//    while later messages are posted, and the last one posted still has to go; then the CPU
+//    completes the receives, which arrive together as the link drains, one after another (the
+//    first one's completion is in the calibrated latency; only receives up to the eager limit
+//    count). Without a measured o_r: n = max(sends, receives) and c = 0 (a receive costs o);
 //  - each message on its own: the sender's copies + o + latency + bytes / bandwidth of its level;
 //  - the backbone: for each ordered pair of groups it joins, the round's longest copy + o +
 //    the time to drain the bytes from one group to the other through the one-direction

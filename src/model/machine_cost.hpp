@@ -53,11 +53,13 @@ struct BackboneCost {
 struct MachineCost {
   std::vector<LevelCost> levels;        // outermost first; usually ends with the innermost measured
   double send_overhead_us = 0.0;        // CPU time to post one message (o)
-  // CPU time to complete one received message beyond the first (o_r): messages that arrive
-  // together are completed one after another. The first one's is in the calibrated latency.
-  // Only messages of at most recv_overhead_until_bytes pay it (the MPI library's eager limit:
-  // SMPI charges smpi/or to detached messages only); unset: every size.
-  double recv_overhead_us = 0.0;
+  // CPU time to complete a received message (o_r), when measured: a rank's CPU posts its sends
+  // (o each) and then completes its receives one after another (o_r each beyond the first,
+  // whose is in the calibrated latency). Only messages of at most recv_overhead_until_bytes pay
+  // it (the MPI library's eager limit: SMPI charges smpi/or to detached messages only); unset:
+  // every size. Not measured: each receive costs o, as a post, not added to the sends' (the
+  // reading of calibrations from before o_r was measured).
+  std::optional<double> recv_overhead_us;
   std::optional<std::size_t> recv_overhead_until_bytes;
   double injection_bytes_per_us = 0.0;  // a rank's link outwards, shared by all its flows
   double ejection_bytes_per_us = 0.0;   // ... inwards

@@ -217,7 +217,7 @@ std::string calibration_to_json(const Calibration& c) {
     root["levels"].push_back(entry);
   }
   root["send_overhead_us"] = c.send_overhead_us;
-  root["recv_overhead_us"] = c.recv_overhead_us;
+  if (c.recv_overhead_us) root["recv_overhead_us"] = *c.recv_overhead_us;
   if (c.recv_overhead_until_bytes) root["recv_overhead_until_bytes"] = *c.recv_overhead_until_bytes;
   root["node"] = {{"flows", c.node.flows},
                   {"injection_bytes_per_s", c.node.injection_bytes_per_s},

@@ -111,7 +111,7 @@ struct Calibration {
   std::string created_by;
   std::vector<LevelCalibration> levels;  // outermost first, only those with a pair of ranks
   double send_overhead_us = 0.0;
-  double recv_overhead_us = 0.0;  // absent in files from before it was measured: 0
+  std::optional<double> recv_overhead_us;  // absent in files from before it was measured
   std::optional<std::size_t> recv_overhead_until_bytes;  // the eager limit given; absent: every size
   NodeCalibration node;
   std::optional<BackboneCalibration> backbone;

@@ -36,14 +36,14 @@ TEST(CalibrationFile, RoundTrip) {
   EXPECT_EQ(calibration_to_json(*back), calibration_to_json(c));
   EXPECT_EQ(back->levels[0].one_way.size(), 2u);
   EXPECT_EQ(back->backbone->one_direction[1].flows, 900);
-  EXPECT_DOUBLE_EQ(back->recv_overhead_us, 0.25);
-  {  // files from before the receive overhead was measured: none
+  EXPECT_EQ(back->recv_overhead_us, std::optional<double>{0.25});
+  {  // files from before the receive overhead was measured: not measured
     auto text = nlohmann::json::parse(calibration_to_json(c));
     text.erase("recv_overhead_us");
     text.erase("recv_overhead_until_bytes");
     const auto without = parse_calibration(text.dump(), &error);
     ASSERT_TRUE(without) << error;
-    EXPECT_EQ(without->machine().recv_overhead_us, 0.0);
+    EXPECT_FALSE(without->machine().recv_overhead_us);
     EXPECT_FALSE(without->machine().recv_overhead_until_bytes);
   }
 
@@ -75,7 +75,7 @@ TEST(CalibrationFile, MachineInModelUnits) {
   EXPECT_DOUBLE_EQ(m.levels[0].bytes_per_us, 125.0);
   EXPECT_DOUBLE_EQ(m.ejection_bytes_per_us, 120.0);
   EXPECT_DOUBLE_EQ(m.send_overhead_us, 0.5);
-  EXPECT_DOUBLE_EQ(m.recv_overhead_us, 0.25);
+  EXPECT_EQ(m.recv_overhead_us, std::optional<double>{0.25});
   EXPECT_EQ(m.recv_overhead_until_bytes, std::optional<std::size_t>{65536});
   EXPECT_DOUBLE_EQ(m.copy_bytes_per_us, 5000.0);
   // Both directions with 1800 flows = 900 each way: 2e9 against 1e9 one way.

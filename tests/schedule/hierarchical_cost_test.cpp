@@ -82,20 +82,24 @@ TEST(HierarchicalCost, TwoClusterDirectByHand) {
   EXPECT_NEAR(predict_hierarchical_us(schedule, m, &topology), 202.0, 1e-9);
 }
 
-// Received messages complete one after another once they have arrived: a linear gather of
-// 16-byte blocks to rank 0 of 9, one level (latency 10 us, 100 bytes/us), o = 1 us.
-//  root without o_r:  10 + max(8 receives * 1, 1 + 128 / 100) = 18
-//  root with o_r = 2: 10 + max(8, 1 + 1.28 + 7 * 2) = 26.28 (the first one's is in the latency)
-//  two ranks: one receive, nothing added (10 + max(1, 1 + 0.16) = 11.16 either way); and
-//  nothing either when the blocks are above the eager limit (recv_overhead_until_bytes).
-TEST(HierarchicalCost, ReceivesCompleteOneAfterAnother) {
+// The CPU posts a rank's sends, then completes its receives one after another once they have
+// arrived: a linear gather of 16-byte blocks to rank 0 of 9, one level (latency 10 us, 100
+// bytes/us), o = 1 us.
+//  o_r not measured: each receive costs o as a post: 10 + max(8 * 1, 1 + 128 / 100) = 18
+//  o_r = 0: 10 + max(0, 1 + 1.28) = 12.28
+//  o_r = 2: 10 + max(0 + 7 * 2, 1 + 1.28 + 7 * 2) = 26.28 (the first one's is in the latency),
+//           the same as o_r = 0 when the blocks are above the eager limit
+//  two ranks: one receive, nothing added (10 + max(1, 1 + 0.16) = 11.16 at the sender).
+// And a rank that sends as much as it receives pays both (direct's 8 sends and 8 receives):
+//  10 + max(8 * 1 + 0.16 + 7 * 2, 1 + 1.28 + 14) = 32.16.
+TEST(HierarchicalCost, ReceivesCompleteAfterThePosts) {
   MachineCost m;
   m.levels = {{"same group", 10.0, 100.0}};
   m.send_overhead_us = 1.0;
   m.injection_bytes_per_us = 100.0;
   m.ejection_bytes_per_us = 100.0;
   const Algorithm& linear = *find_algorithm(Operation::gather, "linear");
-  const auto gather_us = [&](int p, double recv_overhead_us) {
+  const auto gather_us = [&](int p, std::optional<double> recv_overhead_us) {
     MachineCost machine = m;
     machine.recv_overhead_us = recv_overhead_us;
     EXPECT_FALSE(check_machine(machine));
@@ -103,14 +107,22 @@ TEST(HierarchicalCost, ReceivesCompleteOneAfterAnother) {
     return predict_hierarchical_us(build_full_schedule(linear, Problem::rooted(Operation::gather, layout)), machine,
                                    nullptr);
   };
-  EXPECT_NEAR(gather_us(9, 0.0), 18.0, 1e-9);
+  EXPECT_NEAR(gather_us(9, std::nullopt), 18.0, 1e-9);
+  EXPECT_NEAR(gather_us(9, 0.0), 12.28, 1e-9);
   EXPECT_NEAR(gather_us(9, 2.0), 26.28, 1e-9);
-  EXPECT_NEAR(gather_us(2, 0.0), 11.16, 1e-9);
+  EXPECT_NEAR(gather_us(2, std::nullopt), 11.16, 1e-9);
   EXPECT_NEAR(gather_us(2, 2.0), 11.16, 1e-9);
-  m.recv_overhead_until_bytes = 15;  // the 16-byte blocks are above the eager limit: none paid
-  EXPECT_NEAR(gather_us(9, 2.0), 18.0, 1e-9);
+  m.recv_overhead_until_bytes = 15;  // the 16-byte blocks are above the eager limit
+  EXPECT_NEAR(gather_us(9, 2.0), 12.28, 1e-9);
   m.recv_overhead_until_bytes = 16;
   EXPECT_NEAR(gather_us(9, 2.0), 26.28, 1e-9);
+
+  MachineCost both = m;
+  both.recv_overhead_us = 2.0;
+  const Problem problem{9, 16, nullptr, {}};
+  EXPECT_NEAR(predict_hierarchical_us(build_full_schedule(*find_algorithm(Operation::alltoall, "direct"), problem),
+                                      both, nullptr),
+              32.16, 1e-9);
   m.recv_overhead_us = -1.0;
   ASSERT_TRUE(check_machine(m));
   EXPECT_NE(check_machine(m)->find("receive overhead"), std::string::npos);
