@@ -30,9 +30,9 @@
 // senders' links pass, what the receivers' links pass) at every moment.
 // What it ignores: contention inside a group (switch capacity below the backbone), packets and
 // queues (head-of-line blocking, TCP slow start, losses), receives completed while others are
-// still arriving (o_r is charged after the last byte), ranks running ahead into the next round, overlap
-// of copies with communication, and more than one backbone per pair of groups (every pair of
-// groups at the backbone level is assumed joined like the calibrated pair).
+// still arriving (o_r is charged after the last byte), ranks running ahead into the next
+// round, overlap of copies with communication, and more than one backbone per pair of groups
+// (every pair of groups at the backbone level is assumed joined like the calibrated pair).
 // On a single-level machine with Tam and Wang's parameters (machine_from_tam_wang) it gives
 // their formulas: each round max(packets) * g + T_w when messages are whole packets.
 #pragma once
