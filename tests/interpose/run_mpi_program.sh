@@ -65,8 +65,15 @@ fi
 stderr_file=$(mktemp)
 trap 'rm -f "$stderr_file"' EXIT
 echo "+ ${launch[*]} $*"
-"${launch[@]}" "$@" 2>"$stderr_file"
-status=$?
+# Open MPI 4.1's runtime sometimes reports a rank that finished cleanly as "process rank N with
+# PID 0 ... exiting improperly" (a race in its shutdown, open-mpi/ompi#7833, more frequent on a
+# loaded machine): that run says nothing of the program, so it is run again, at most twice.
+for attempt in 1 2 3; do
+  "${launch[@]}" "$@" 2>"$stderr_file"
+  status=$?
+  grep -q "with PID 0 on" "$stderr_file" && grep -q "exiting improperly" "$stderr_file" || break
+  echo "run_mpi_program.sh: Open MPI's shutdown race (PID 0, attempt $attempt), running again" >&2
+done
 cat "$stderr_file" >&2
 
 failed=0
