@@ -36,10 +36,10 @@ MaybeFailure exchange_block_sizes(const Algorithm& algorithm, const Problem& pro
     if (!outgoing[q].empty()) window.post(sizes_message(PointToPoint::Direction::send, outgoing[q], peer));
   }
   if (auto failure = window.wait_all()) return failure;
-  for (int peer = 0; peer < p; ++peer) {
-    const auto& learnt = questions.learn[static_cast<std::size_t>(peer)];
+  for (std::size_t q = 0; q < questions.learn.size(); ++q) {
+    const auto& learnt = questions.learn[q];
     for (std::size_t i = 0; i < learnt.size(); ++i) {
-      blocks.tell(learnt[i].first, learnt[i].second, static_cast<std::size_t>(incoming[static_cast<std::size_t>(peer)][i]));
+      blocks.tell(learnt[i].first, learnt[i].second, static_cast<std::size_t>(incoming[q][i]));
     }
   }
   return std::nullopt;

@@ -21,20 +21,6 @@ std::size_t message_count(const std::vector<MessageLoad>& loads) {
   return messages;
 }
 
-namespace {
-
-// The messages of `loads` of at most `until` bytes (all of them without a limit).
-std::size_t eager_count(const std::vector<MessageLoad>& loads, const std::optional<std::size_t>& until) {
-  if (!until) return message_count(loads);
-  std::size_t n = 0;
-  for (const MessageLoad& load : loads) {
-    if (load.largest_piece() <= *until) n += static_cast<std::size_t>(load.pieces) * load.alike;
-  }
-  return n;
-}
-
-}  // namespace
-
 void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
   const MachineCost& m = pricing_->machine();
   const double copy_us = m.copy_bytes_per_us > 0 ? transfer_us(load.copy_bytes, m.copy_bytes_per_us) : 0.0;
@@ -53,22 +39,25 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
           copy_us + m.send_overhead_us + level.latency_us + transfer_us(send.largest_piece(), level.bytes_per_us);
       slowest_us_ = std::max(slowest_us_, alone_us);
     }
+    std::size_t receives = 0, eager = 0;  // eager: up to the limit that pays o_r
     for (const MessageLoad& recv : load.recvs) {
       latency_us = std::max(latency_us, pricing_->between(recv.peer, rank).latency_us);
       in += recv.total_bytes();
+      const std::size_t n = static_cast<std::size_t>(recv.pieces) * recv.alike;
+      receives += n;
+      if (!m.recv_overhead_until_bytes || recv.largest_piece() <= *m.recv_overhead_until_bytes) eager += n;
     }
     // Posting is sequential and data flows meanwhile: the last message posted still has to go
-    // (at least the smallest), and everything has to cross the rank's link.
-    // The CPU posts the sends, then completes the receives, which arrive together as the link
-    // drains, one after another (the first one's completion is in the latency). Without a
-    // measured o_r, a receive costs o as a post, beside the sends.
+    // (at least the smallest), and everything has to cross the rank's link. Then the CPU
+    // completes the receives, which arrive together as the link drains, one after another (the
+    // first one's completion is in the latency). Without a measured o_r, a receive costs o as a
+    // post, beside the sends.
     const std::size_t sends = message_count(load.sends);
     double messages = static_cast<double>(sends), completing_us = 0.0;
     if (m.recv_overhead_us) {
-      const std::size_t completed = eager_count(load.recvs, m.recv_overhead_until_bytes);
-      if (completed > 1) completing_us = static_cast<double>(completed - 1) * *m.recv_overhead_us;
+      if (eager > 1) completing_us = static_cast<double>(eager - 1) * *m.recv_overhead_us;
     } else {
-      messages = static_cast<double>(std::max(sends, message_count(load.recvs)));
+      messages = static_cast<double>(std::max(sends, receives));
     }
     const double posting_us =
         messages * m.send_overhead_us + transfer_us(smallest, m.injection_bytes_per_us) + completing_us;

@@ -23,7 +23,9 @@ std::optional<std::string> check_machine(const MachineCost& machine) {
     if (!positive(level.bytes_per_us)) return where + ": bandwidth must be positive";
   }
   if (!non_negative(machine.send_overhead_us)) return "the send overhead must be 0 or more";
-  if (machine.recv_overhead_us && !non_negative(*machine.recv_overhead_us)) return "the receive overhead must be 0 or more";
+  if (machine.recv_overhead_us && !non_negative(*machine.recv_overhead_us)) {
+    return "the receive overhead must be 0 or more";
+  }
   if (!positive(machine.injection_bytes_per_us)) return "the injection bandwidth must be positive";
   if (!positive(machine.ejection_bytes_per_us)) return "the ejection bandwidth must be positive";
   if (!non_negative(machine.copy_bytes_per_us)) return "the copy bandwidth must be 0 (free) or more";
