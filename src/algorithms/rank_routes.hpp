@@ -35,6 +35,11 @@ class RankRoutes {
   // What the routes were read from, for the plan's description.
   std::string source;
 
+  // The same routes between the same ranks (whatever they were read from).
+  bool same_routes(const RankRoutes& other) const {
+    return size_ == other.size_ && capacities_ == other.capacities_ && first_ == other.first_ && ids_ == other.ids_;
+  }
+
  private:
   int size_ = 0;
   int capacities_ = 0;

@@ -68,10 +68,7 @@ constexpr Algorithm kLinkaware{.name = "linkaware",
                                .supports = supports_linkaware,
                                .plan = plan_linkaware,
                                .needs_topology = true,
-                               .reads_routes = true,
-                               .not_for_auto = "the cost model does not see link loads, the one thing linkaware "
-                                               "improves (it prices its phases as shift's), and building them costs "
-                                               "O(p^3): 7.6 s at 1024 ranks"};
+                               .reads_routes = true};
 constexpr Algorithm kLiu{.name = "liu",
                          .summary = "four stages over a grid of the ranks: spread every rank's data evenly (rows, "
                                     "then columns), then deliver it (rows, then columns); sizes travel in headers",

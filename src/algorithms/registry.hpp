@@ -33,7 +33,9 @@ struct Algorithm {
   double (*predict_us)(const Problem&, const TamWangParams&) = nullptr;
   bool needs_topology = false;  // applies only once the problem carries the machine's topology
   // Reads the network's routes (problem.network) where one is known: the executor attaches the
-  // platform that CollectiveOptions::network (or TOPOCOLL_NETWORK) names, for these only.
+  // platform that CollectiveOptions::network (or TOPOCOLL_NETWORK) names, for these and for
+  // auto. auto considers these only where its cost model sees the network's links (it would
+  // price them as shift's otherwise, after building their phases for nothing).
   bool reads_routes = false;
   // The v forms: the sizes `rank` learns and tells before it can build its schedule (the
   // executor exchanges them), in O(p + blocks) for the rank. Null: none beyond its own blocks.

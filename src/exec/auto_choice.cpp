@@ -18,7 +18,8 @@ std::string choice_key(const CheckedCall& call, std::size_t block_bytes) {
   return std::string(to_string(call.operation)) + " " + std::to_string(call.problem.root) + " " +
          std::to_string(block_bytes) + " " + std::to_string(k.group_width) + " " + std::to_string(k.max_scratch_bytes) +
          " " + std::to_string(k.segment_bytes) + " " + std::to_string(k.stripes) + " " +
-         std::to_string(k.topo_linear_phases) + " " + std::to_string(k.topo_skipped_levels) + " " + call.topology_spec + "\n" + call.calibration_path;
+         std::to_string(k.topo_linear_phases) + " " + std::to_string(k.topo_skipped_levels) + " " + call.topology_spec + "\n" + call.calibration_path + "\n" +
+         call.network_path;
 }
 
 }  // namespace
@@ -33,6 +34,13 @@ MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_
   const Topology* topology = nullptr;
   if (auto failure = state.topology(call.topology_spec, topology)) return failure;
   call.problem.topology = topology;
+  // With a network named, the cost model charges its links, and auto may choose an algorithm
+  // that reads its routes (linkaware).
+  if (!call.network_path.empty()) {
+    const NetworkPlacement* placement = nullptr;
+    if (auto failure = state.network(call.network_path, placement)) return failure;
+    call.problem.network = placement;
+  }
 
   const Operation op = call.operation;
   const bool variable = is_variable(op);

@@ -65,8 +65,71 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
                                     transfer_us(in, m.ejection_bytes_per_us) + completing_us);
     rank_us += latency_us + std::max(posting_us, m.send_overhead_us + wire_us);
     if (pricing_->backbone_group(rank) >= 0) add_backbone_traffic(rank, load, weight);
+    if (pricing_->links() != nullptr) add_link_traffic(rank, load, weight);
   }
   slowest_us_ = std::max(slowest_us_, rank_us);
+}
+
+void RoundCostMeter::add_link_traffic(int rank, const RankRoundLoad& load, double weight) {
+  const RoutedCapacities& links = *pricing_->links();
+  if (link_bytes_.empty()) {
+    link_bytes_.assign(links.bytes_per_us.size(), 0.0);
+    link_latency_us_.assign(links.bytes_per_us.size(), 0.0);
+  }
+  if (rank_totals_.empty()) rank_totals_.assign(static_cast<std::size_t>(pricing_->size()), {});
+  RankTotals& mine = rank_totals_[static_cast<std::size_t>(rank)];
+  const MachineCost& m = pricing_->machine();
+  if (m.copy_bytes_per_us > 0) mine.copy_us += transfer_us(load.copy_bytes, m.copy_bytes_per_us);
+  for (const MessageLoad& send : load.sends) {
+    mine.out += send.total_bytes();
+    mine.latency_us = std::max(mine.latency_us, pricing_->between(rank, send.peer).latency_us);
+  }
+  for (const MessageLoad& recv : load.recvs) {
+    mine.in += recv.total_bytes();
+    mine.latency_us = std::max(mine.latency_us, pricing_->between(recv.peer, rank).latency_us);
+  }
+  for (const auto& [peer, bytes] : load.routed_sends) {
+    const double latency_us = pricing_->between(rank, peer).latency_us;
+    for (const int c : links.routes.route(rank, peer)) {
+      const auto at = static_cast<std::size_t>(c);
+      if (link_bytes_[at] == 0.0 && link_latency_us_[at] == 0.0) links_touched_.push_back(c);
+      link_bytes_[at] += weight * static_cast<double>(bytes);
+      link_latency_us_[at] = std::max(link_latency_us_[at], latency_us);
+    }
+  }
+}
+
+double RoundCostMeter::links_us(double start_us, std::size_t alike) {
+  double longest_us = 0.0;
+  const RoutedCapacities* links = pricing_->links();
+  if (link_bytes_in_all_.empty()) link_bytes_in_all_.assign(links->bytes_per_us.size(), 0.0);
+  for (const int c : links_touched_) {
+    const auto at = static_cast<std::size_t>(c);
+    longest_us = std::max(longest_us, start_us + link_latency_us_[at] + transfer_us(link_bytes_[at], links->bytes_per_us[at]));
+    link_bytes_in_all_[at] += link_bytes_[at] * static_cast<double>(alike);
+    link_bytes_[at] = 0.0;
+    link_latency_us_[at] = 0.0;
+  }
+  links_touched_.clear();
+  return longest_us;
+}
+
+double RoundCostMeter::links_floor_us() const {
+  const MachineCost& m = pricing_->machine();
+  double floor_us = 0.0;
+  for (const RankTotals& rank : rank_totals_) {
+    if (rank.out == 0 && rank.in == 0) continue;
+    // Its copies (the model does not overlap them with its messages), a post, and all its bytes
+    // through its link after the largest latency of its messages (as a round of the model).
+    floor_us = std::max(floor_us, rank.copy_us + m.send_overhead_us + rank.latency_us +
+                                      std::max(transfer_us(rank.out, m.injection_bytes_per_us),
+                                               transfer_us(rank.in, m.ejection_bytes_per_us)));
+  }
+  const RoutedCapacities* links = pricing_->links();
+  for (std::size_t c = 0; c < link_bytes_in_all_.size(); ++c) {
+    floor_us = std::max(floor_us, transfer_us(link_bytes_in_all_[c], links->bytes_per_us[c]));
+  }
+  return floor_us;
 }
 
 RoundCostMeter::BackboneLoad& RoundCostMeter::crossing(int from, int to) {
@@ -236,6 +299,9 @@ RoundCostMeter::LinkUse RoundCostMeter::near_sum(std::size_t round, std::size_t 
 
 double RoundCostMeter::finish(const Window* window, std::size_t alike) {
   double round_us = slowest_us_;
+  if (!links_touched_.empty()) {
+    round_us = std::max(round_us, links_us(longest_copy_us_ + pricing_->machine().send_overhead_us, alike));
+  }
   if (crossings_ > 0) {
     const BackboneCost& bb = *pricing_->machine().backbone;
     // The flows across move no data before their backbone latency has passed, and the flows

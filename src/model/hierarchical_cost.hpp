@@ -10,6 +10,9 @@
 //    first one's completion is in the calibrated latency; only receives up to the eager limit
 //    count). Without a measured o_r: n = max(sends, receives) and c = 0 (a receive costs o);
 //  - each message on its own: the sender's copies + o + latency + bytes / bandwidth of its level;
+//  - each link of the network, when the problem runs on a known one (routed_capacities.hpp):
+//    the round's longest copy + o + the longest latency of its flows + all the bytes the
+//    round's messages put through it / its bandwidth (flows share a link's bandwidth);
 //  - the backbone: for each ordered pair of groups it joins, the round's longest copy + o +
 //    the time to drain the bytes from one group to the other through the one-direction
 //    capacity (at that many flows), none moving before the backbone latency; for each
@@ -28,9 +31,13 @@
 // link until they are through (at full rate while the flows across are still in their
 // latency), and the flows across the rest; the backbone carries min(capacity, what the
 // senders' links pass, what the receivers' links pass) at every moment.
-// What it ignores: contention inside a group (switch capacity below the backbone), packets and
-// queues (head-of-line blocking, TCP slow start, losses), receives completed while others are
-// still arriving (o_r is charged after the last byte), ranks running ahead into the next
+// With the network's links seen, a schedule with transfers kept in flight takes at least what
+// its busiest link (a rank's own injection or ejection included) takes to pass all the bytes of
+// its rounds and groups: the groups laid over the rounds share those links, which neither's time
+// alone shows (plan_cost.cpp adds the difference to the last round).
+// What it ignores: contention inside a group (switch capacity below the backbone) unless the
+// network's links are known, packets and queues (head-of-line blocking, TCP slow start,
+// losses), receives completed while others are still arriving (o_r is charged after the last byte), ranks running ahead into the next
 // round, overlap of copies with communication, and more than one backbone per pair of groups
 // (every pair of groups at the backbone level is assumed joined like the calibrated pair).
 // On a single-level machine with Tam and Wang's parameters (machine_from_tam_wang) it gives
@@ -69,10 +76,14 @@ struct RankRoundLoad {
   std::vector<MessageLoad> sends;
   std::vector<MessageLoad> recvs;
   std::size_t copy_bytes = 0;
+  // Each message sent, peer by peer (peer, bytes), kept only when the pricing sees the
+  // network's links (MachinePricing::links): the loads above merge peers the links tell apart.
+  std::vector<std::pair<int, std::size_t>> routed_sends;
   void clear() {
     sends.clear();
     recvs.clear();
     copy_bytes = 0;
+    routed_sends.clear();
   }
 };
 
@@ -91,6 +102,10 @@ class RoundCostMeter {
   // The time of a group of transfers kept in flight (added like a round's loads) that overlaps
   // the recorded rounds first_round..last_round; the meter is then ready for the next group.
   double finish_in_flight(std::size_t first_round, std::size_t last_round);
+  // When the pricing sees the network's links: the time the busiest of them takes to pass the
+  // bytes of every round and group added so far at its bandwidth, or the busiest rank its
+  // copies, one post and its largest latency, then its bytes through its own link (0 otherwise).
+  double links_floor_us() const;
 
  private:
   // (when flows may start, their bytes). Bytes and flows that add up over ranks are weighted
@@ -118,6 +133,10 @@ class RoundCostMeter {
   BackboneLoad& crossing(int from, int to);
   const BackboneLoad* find_crossing(int from, int to) const;
   double drain_us(const std::vector<Release>& a, const std::vector<Release>* b, double bytes_per_us, double floor_us);
+  void add_link_traffic(int rank, const RankRoundLoad& load, double weight);
+  // The round's links: from `start_us`, the longest latency of a flow through a link plus the
+  // time to pass all its bytes at its bandwidth.
+  double links_us(double start_us, std::size_t alike);
   // From the group's start (after its copies and posting): when `one` has crossed, its flows
   // sharing the links with the window's flows inside the groups (near_weight).
   double shared_link_drain_us(const BackboneLoad& one, const Window& window, double capacity) const;
@@ -135,6 +154,18 @@ class RoundCostMeter {
   };
   std::vector<GroupTally> by_group_;  // scratch: one rank's traffic per other group
   std::vector<Release> releases_;     // scratch for drain_us
+  // The round's bytes and longest latency per capacity of the network (MachinePricing::links),
+  // and the capacities touched.
+  std::vector<double> link_bytes_, link_latency_us_;
+  std::vector<double> link_bytes_in_all_;
+  // Per rank over the rounds and groups added so far: for links_floor_us.
+  struct RankTotals {
+    std::size_t out = 0, in = 0;
+    double copy_us = 0.0;
+    double latency_us = 0.0;  // the largest of its messages'
+  };
+  std::vector<RankTotals> rank_totals_;
+  std::vector<int> links_touched_;
   bool recording_ = false;
   // This round, per sampled rank (its slot): bytes inside its group, and across.
   std::vector<LinkUse> near_, far_;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "model/rank_sample.hpp"
+#include "model/routed_capacities.hpp"
 #include "topology/topology.hpp"
 
 namespace topocoll {
@@ -105,6 +106,11 @@ class MachinePricing {
   // The machine level each problem level maps to (names, for explanations), "same group" last.
   std::vector<std::string> mapping() const;
   const RankSample& sample() const { return sample_; }
+  // The network's links, when the problem runs on one: the round meter then charges each link
+  // the bytes the round puts through it. Kept only where every rank is read (the link term
+  // needs every message); `links` must outlive this.
+  void see_links(const RoutedCapacities* links) { links_ = sample_.every_rank() ? links : nullptr; }
+  const RoutedCapacities* links() const { return links_; }
 
  private:
   const MachineCost* machine_;
@@ -117,6 +123,7 @@ class MachinePricing {
   int backbone_group_count_ = 0;
   double backbone_latency_us_ = 0.0;
   RankSample sample_;
+  const RoutedCapacities* links_ = nullptr;
 };
 
 }  // namespace topocoll

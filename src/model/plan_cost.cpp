@@ -73,6 +73,9 @@ class LoadSink final : public RoundSink {
       note_other(overlap_rounds);
       return;
     }
+    if (&loads == &sends_ && pricing_->links() != nullptr) {
+      for (std::size_t i = 0; i < alike; ++i) load_->routed_sends.push_back({peer + static_cast<int>(i), bytes});
+    }
     // Alike to the last load (same size, same level, same backbone group): one more peer of it.
     std::vector<MessageLoad>& list = *loads.list;
     const LevelCost* level = &pricing_->between(rank_, peer);
@@ -172,7 +175,16 @@ std::vector<double> plan_round_times_us(const RoundPlan& plan, int size, const M
     const double posting_us = pricing.machine().send_overhead_us * static_cast<double>(most_posts);
     groups.push_back({posted, posted + k, meter.finish_in_flight(posted, posted + k), posting_us});
   }
-  return overlapped_round_times(times, groups);
+  std::vector<double> laid = overlapped_round_times(times, groups);
+  // A group laid over rounds shares the network's links with them, which the rounds' times do not
+  // see: whatever the overlap, no link passes the schedule's bytes faster than its bandwidth.
+  if (!laid.empty() && pricing.links() != nullptr) {
+    const double floor_us = meter.links_floor_us();
+    double sum = 0.0;
+    for (const double us : laid) sum += us;
+    if (sum < floor_us) laid.back() += floor_us - sum;
+  }
+  return laid;
 }
 
 double predict_plan_us(const RoundPlan& plan, int size, const MachinePricing& pricing, double give_up_above_us) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/plan_cost.hpp"
+#include "model/routed_capacities.hpp"
 
 namespace topocoll {
 
@@ -89,10 +90,20 @@ AutoChoice select_algorithm(const Problem& problem, const MachineCost& machine, 
     }
     return choice;
   }
-  const MachinePricing pricing(machine, problem.topology, problem.size);
+  MachinePricing pricing(machine, problem.topology, problem.size);
+  const std::optional<RoutedCapacities> links = routed_capacities(problem);
+  if (links) pricing.see_links(&*links);
   double best_us = 0.0;
   for (const Algorithm& algorithm : candidates) {
     if (algorithm.name == "auto") continue;
+    if (algorithm.reads_routes && pricing.links() == nullptr) {
+      choice.predictions.push_back({std::string(algorithm.name), std::nullopt,
+                                    "not considered without a network's routes up to " +
+                                        std::to_string(kRoutedUpToRanks) +
+                                        " ranks (only there does the cost model see the link loads it lowers)",
+                                    false, {}});
+      continue;
+    }
     if (!algorithm.not_for_auto.empty()) {
       choice.predictions.push_back({std::string(algorithm.name), std::nullopt,
                                     "not considered: " + std::string(algorithm.not_for_auto), false, {}});

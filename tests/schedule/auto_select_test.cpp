@@ -171,8 +171,8 @@ TEST(AutoSelect, ListsEveryAlgorithmAndSaysWhyNot) {
   for (const AlgorithmPrediction& p : choice.predictions) {
     if (p.algorithm == "lg" || p.algorithm == "overlap" || p.algorithm == "mlfm") {
       EXPECT_NE(p.note.find("not applicable"), std::string::npos) << p.note;
-    } else if (p.algorithm == "linkaware") {  // what it improves, the model does not see
-      EXPECT_NE(p.note.find("not considered: the cost model does not see link loads"), std::string::npos) << p.note;
+    } else if (p.algorithm == "linkaware") {  // what it improves, the model sees only on a network
+      EXPECT_NE(p.note.find("not considered without a network's routes"), std::string::npos) << p.note;
       EXPECT_FALSE(p.predicted_us);
     } else if (p.algorithm == "native") {
       EXPECT_NE(p.note.find("not modelled"), std::string::npos) << p.note;

@@ -16,6 +16,9 @@
 
 #include "algorithms/linkaware.hpp"
 #include "algorithms/registry.hpp"
+#include "model/plan_cost.hpp"
+#include "model/routed_capacities.hpp"
+#include "select/auto_select.hpp"
 #include "network/clusters.hpp"
 #include "network/mlfm.hpp"
 #include "schedule/link_loads.hpp"
@@ -190,6 +193,34 @@ TEST(LinkawareSchedule, ThePhasesReportWhatTheLinksCarry) {
   EXPECT_EQ(linkaware_phases(*routes).destination, phases.destination);
 }
 
+// The phases are kept between calls for the routes they were built for (a sweep over block sizes
+// builds them once): other routes of the same size get their own phases, not the kept ones, and
+// the first routes again get the phases they got first.
+TEST(LinkawareSchedule, KeptPhasesServeOnlyTheirRoutes) {
+  const network::Network net = network::mlfm_network(testbed());
+  const auto phases_on = [&net](const std::vector<int>& hosts) {
+    const NetworkPlacement placement{&net, hosts};
+    Problem problem{static_cast<int>(hosts.size()), 8, nullptr, {}};
+    problem.network = &placement;
+    const std::optional<RankRoutes> routes = rank_routes(problem, nullptr);
+    EXPECT_TRUE(routes);
+    const LinkawarePhases phases = linkaware_phases(*routes);
+    // The phases' reported load is what they put on these routes' links.
+    EXPECT_EQ(phases.worst_load, link_loads(build_full_schedule(algorithm("linkaware"), problem), net, hosts).max_flows_per_link);
+    return phases;
+  };
+  const std::vector<int> first = random_hosts(12, 11), second = random_hosts(12, 12);
+  ASSERT_NE(first, second);
+  const LinkawarePhases a = phases_on(first);
+  const LinkawarePhases b = phases_on(second);
+  EXPECT_EQ(phases_on(first).destination, a.destination);
+  EXPECT_EQ(phases_on(second).destination, b.destination);
+  // Rank order alone differs: same links, other routes between ranks, so other phases.
+  std::vector<int> reversed(first.rbegin(), first.rend());
+  const LinkawarePhases c = phases_on(reversed);
+  EXPECT_NE(c.destination, a.destination);
+}
+
 TEST(LinkawareSchedule, TheBoundIsTheBusiestLinksFlowsOverTheRounds) {
   EXPECT_EQ(link_load_bound(0, 5), 0);
   EXPECT_EQ(link_load_bound(10, 5), 2);
@@ -278,6 +309,72 @@ TEST(LinkawareSchedule, OneAndTwoRanks) {
     EXPECT_TRUE(verify(schedule).ok) << p << ": " << verify(schedule).summary();
     EXPECT_EQ(schedule.ranks[0].rounds.size(), 1u);
   }
+}
+
+// The cost model with the network's links (issue 14 part 5): on the paper's 24 B job, shift puts
+// up to three flows on a link in a round and mlfm one, so with the links seen shift's prediction
+// at 1 MiB blocks is about the flows its busiest links carry, in rounds, times mlfm's; without
+// them the two are priced alike. auto then leaves the crowded schedules; without a network it
+// does not consider linkaware.
+TEST(LinkCost, TheModelSeesSharedLinksAndAutoTheAlgorithmsThatAvoidThem) {
+  const network::MlfmSpec spec = testbed();
+  const network::Network net = network::mlfm_network(spec);
+  const network::MlfmBox box{2, 4, 3};
+  const Job job = box_job(spec, box);
+  const NetworkPlacement placement{&net, job.hosts};
+  MachineCost machine;  // the links' own figures: 3770 MiB/s, 1.5 us across a mesh
+  machine.levels = {{"mesh", 1.5, spec.leaf_bandwidth / 1e6}};
+  machine.send_overhead_us = 0.5;
+  machine.injection_bytes_per_us = machine.ejection_bytes_per_us = spec.leaf_bandwidth / 1e6;
+  machine.copy_bytes_per_us = 5000.0;
+
+  Problem problem{box.size(), std::size_t{1} << 20, &job.topology, {}};
+  problem.network = &placement;
+  const std::optional<RoutedCapacities> links = routed_capacities(problem);
+  ASSERT_TRUE(links);
+  const auto predict = [&](const char* name, bool with_links) {
+    MachinePricing pricing(machine, &job.topology, box.size());
+    if (with_links) pricing.see_links(&*links);
+    return predict_plan_us(*algorithm(name).plan(problem), box.size(), pricing);
+  };
+  const double mlfm = predict("mlfm", true), shift = predict("shift", true);
+  EXPECT_NEAR(predict("shift", false), predict("mlfm", false), 0.01 * mlfm);
+  EXPECT_NEAR(mlfm, predict("mlfm", false), 0.01 * mlfm);  // one flow per link: the links cost nothing more
+  // shift's rounds: each as long as its busiest link's flows; the simulation measured 2.18x.
+  double flows_in_rounds = 0;
+  const LinkLoads shift_loads =
+      link_loads(build_full_schedule(algorithm("shift"), Problem{box.size(), 64, nullptr, {}}), net, job.hosts);
+  for (const RoundLinkLoads& round : shift_loads.rounds) flows_in_rounds += std::max(round.max_flows, 1);
+  EXPECT_NEAR(shift / mlfm, flows_in_rounds / (box.size() - 1), 0.05) << "shift " << shift << " us, mlfm " << mlfm;
+  EXPECT_GT(shift / mlfm, 1.5);
+
+  const AutoChoice seen = select_algorithm(problem, machine);
+  // Every prediction is at least what a server's link takes to pass its 23 blocks (overlap's
+  // transfers kept in flight share the links with its rounds, which its rounds' times alone
+  // do not see), and auto's choice runs no phase with a shared link: in this flow-level model,
+  // as in SimGrid's, sending everything at once (direct, overlap) is as good as mlfm's phases.
+  const double link_bound_us = (box.size() - 1) * static_cast<double>(problem.block_bytes) / machine.injection_bytes_per_us;
+  for (const AlgorithmPrediction& p : seen.predictions) {
+    if (p.predicted_us) EXPECT_GE(*p.predicted_us, link_bound_us) << p.algorithm;
+  }
+  for (const char* crowded : {"shift", "pairwise", "group-shuffle", "linkaware"}) EXPECT_NE(seen.algorithm, crowded);
+  const auto predicted = [&](const std::string& name) {
+    return *std::find_if(seen.predictions.begin(), seen.predictions.end(),
+                         [&](const AlgorithmPrediction& p) { return p.algorithm == name; })->predicted_us;
+  };
+  EXPECT_LE(predicted(seen.algorithm), mlfm);
+  Problem blind = problem;
+  blind.network = nullptr;
+  const AutoChoice unseen = select_algorithm(blind, machine);
+  const auto linkaware = std::find_if(unseen.predictions.begin(), unseen.predictions.end(),
+                                      [](const AlgorithmPrediction& p) { return p.algorithm == "linkaware"; });
+  ASSERT_NE(linkaware, unseen.predictions.end());
+  EXPECT_FALSE(linkaware->predicted_us);
+  EXPECT_NE(linkaware->note.find("not considered without a network"), std::string::npos) << linkaware->note;
+  const auto seen_linkaware = std::find_if(seen.predictions.begin(), seen.predictions.end(),
+                                           [](const AlgorithmPrediction& p) { return p.algorithm == "linkaware"; });
+  ASSERT_NE(seen_linkaware, seen.predictions.end());
+  EXPECT_TRUE(seen_linkaware->predicted_us) << seen_linkaware->note;
 }
 
 }  // namespace
