@@ -224,7 +224,8 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
                  "(default: the TOPOCOLL_TOPOLOGY environment variable, else Slurm's SLURM_TOPOLOGY_ADDR)");
   app.add_option("--network", options.network,
                  "The SimGrid platform the ranks run on (written by topocoll-platform), for algorithms that "
-                 "read the network's routes (linkaware); each rank's host is its MPI_Get_processor_name "
+                 "read the network's routes (linkaware) and for auto, whose cost model then charges its links; "
+                 "each rank's host is its MPI_Get_processor_name "
                  "(default: the TOPOCOLL_NETWORK environment variable; none: the topology read as a tree)");
   app.add_option("--calibration", options.calibration,
                  "auto: the machine's calibration file, made by topocoll-calibrate (default: the "
