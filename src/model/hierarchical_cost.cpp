@@ -64,8 +64,12 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
     const double wire_us = std::max(transfer_us(out, m.injection_bytes_per_us),
                                     transfer_us(in, m.ejection_bytes_per_us) + completing_us);
     rank_us += latency_us + std::max(posting_us, m.send_overhead_us + wire_us);
-    if (pricing_->backbone_group(rank) >= 0) add_backbone_traffic(rank, load, weight);
-    if (pricing_->links() != nullptr) add_link_traffic(rank, load, weight);
+    // The network's links, where seen, stand for the backbone (which stands for them elsewhere).
+    if (pricing_->links() != nullptr) {
+      add_link_traffic(rank, load, weight);
+    } else if (pricing_->backbone_group(rank) >= 0) {
+      add_backbone_traffic(rank, load, weight);
+    }
   }
   slowest_us_ = std::max(slowest_us_, rank_us);
 }

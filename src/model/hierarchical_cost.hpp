@@ -12,7 +12,8 @@
 //  - each message on its own: the sender's copies + o + latency + bytes / bandwidth of its level;
 //  - each link of the network, when the problem runs on a known one (routed_capacities.hpp):
 //    the round's longest copy + o + the longest latency of its flows + all the bytes the
-//    round's messages put through it / its bandwidth (flows share a link's bandwidth);
+//    round's messages put through it / its bandwidth (flows share a link's bandwidth). The
+//    links then stand for the backbone below, which is left out (it stands for them elsewhere);
 //  - the backbone: for each ordered pair of groups it joins, the round's longest copy + o +
 //    the time to drain the bytes from one group to the other through the one-direction
 //    capacity (at that many flows), none moving before the backbone latency; for each

@@ -14,6 +14,8 @@ namespace {
 
 // The gain over the simplest of an algorithm's knob settings that justifies a less simple one.
 constexpr double kKnobGain = 0.005;
+// Predictions closer than this (relative) are equal.
+constexpr double kRounding = 1e-9;
 
 AlgorithmPrediction predict_one(const Algorithm& algorithm, const Problem& problem, const MachinePricing& pricing,
                                 double give_up_above_us) {
@@ -123,7 +125,8 @@ AutoChoice select_algorithm(const Problem& problem, const MachineCost& machine, 
     AlgorithmPrediction prediction = settings.empty()
                                          ? predict_one(algorithm, problem, pricing, give_up_above_us)
                                          : predict_tuned(algorithm, settings, problem, pricing, give_up_above_us);
-    if (prediction.predicted_us && (choice.algorithm.empty() || *prediction.predicted_us < best_us)) {
+    // Ties (to rounding: a floor and a sum of rounds that agree) go to the earlier algorithm.
+    if (prediction.predicted_us && (choice.algorithm.empty() || *prediction.predicted_us < best_us * (1.0 - kRounding))) {
       choice.algorithm = prediction.algorithm;
       choice.knobs = prediction.knobs;
       best_us = *prediction.predicted_us;

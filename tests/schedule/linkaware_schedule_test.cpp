@@ -347,6 +347,17 @@ TEST(LinkCost, TheModelSeesSharedLinksAndAutoTheAlgorithmsThatAvoidThem) {
   for (const RoundLinkLoads& round : shift_loads.rounds) flows_in_rounds += std::max(round.max_flows, 1);
   EXPECT_NEAR(shift / mlfm, flows_in_rounds / (box.size() - 1), 0.05) << "shift " << shift << " us, mlfm " << mlfm;
   EXPECT_GT(shift / mlfm, 1.5);
+  // The links, where seen, stand for a calibrated backbone: with one between the columns (a slow
+  // one, which would dominate), the predictions with the links are the same.
+  MachineCost with_backbone = machine;
+  with_backbone.backbone = BackboneCost{"column", {{1, 100.0}}, 2.0, 0.2};
+  for (const char* name : {"direct", "shift", "overlap"}) {
+    MachinePricing plain(machine, &job.topology, box.size()), backboned(with_backbone, &job.topology, box.size());
+    plain.see_links(&*links);
+    backboned.see_links(&*links);
+    const std::unique_ptr<RoundPlan> plan = algorithm(name).plan(problem);
+    EXPECT_DOUBLE_EQ(predict_plan_us(*plan, box.size(), backboned), predict_plan_us(*plan, box.size(), plain)) << name;
+  }
 
   const AutoChoice seen = select_algorithm(problem, machine);
   // Every prediction is at least what a server's link takes to pass its 23 blocks (overlap's
