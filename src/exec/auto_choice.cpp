@@ -18,8 +18,8 @@ std::string choice_key(const CheckedCall& call, std::size_t block_bytes) {
   return std::string(to_string(call.operation)) + " " + std::to_string(call.problem.root) + " " +
          std::to_string(block_bytes) + " " + std::to_string(k.group_width) + " " + std::to_string(k.max_scratch_bytes) +
          " " + std::to_string(k.segment_bytes) + " " + std::to_string(k.stripes) + " " +
-         std::to_string(k.topo_linear_phases) + " " + std::to_string(k.topo_skipped_levels) + " " + call.topology_spec + "\n" + call.calibration_path + "\n" +
-         call.network_path;
+         std::to_string(k.topo_linear_phases) + " " + std::to_string(k.topo_skipped_levels) + " " + call.topology_spec +
+         "\n" + call.calibration_path + "\n" + call.network_path;
 }
 
 }  // namespace

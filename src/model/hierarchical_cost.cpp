@@ -109,7 +109,8 @@ double RoundCostMeter::links_us(double start_us, std::size_t alike) {
   if (link_bytes_in_all_.empty()) link_bytes_in_all_.assign(links->bytes_per_us.size(), 0.0);
   for (const int c : links_touched_) {
     const auto at = static_cast<std::size_t>(c);
-    longest_us = std::max(longest_us, start_us + link_latency_us_[at] + transfer_us(link_bytes_[at], links->bytes_per_us[at]));
+    const double pass_us = transfer_us(link_bytes_[at], links->bytes_per_us[at]);
+    longest_us = std::max(longest_us, start_us + link_latency_us_[at] + pass_us);
     link_bytes_in_all_[at] += link_bytes_[at] * static_cast<double>(alike);
     link_bytes_[at] = 0.0;
     link_latency_us_[at] = 0.0;

@@ -38,9 +38,10 @@
 // alone shows (plan_cost.cpp adds the difference to the last round).
 // What it ignores: contention inside a group (switch capacity below the backbone) unless the
 // network's links are known, packets and queues (head-of-line blocking, TCP slow start,
-// losses), receives completed while others are still arriving (o_r is charged after the last byte), ranks running ahead into the next
-// round, overlap of copies with communication, and more than one backbone per pair of groups
-// (every pair of groups at the backbone level is assumed joined like the calibrated pair).
+// losses), receives completed while others are still arriving (o_r is charged after the last
+// byte), ranks running ahead into the next round, overlap of copies with communication, and
+// more than one backbone per pair of groups (every pair of groups at the backbone level is
+// assumed joined like the calibrated pair).
 // On a single-level machine with Tam and Wang's parameters (machine_from_tam_wang) it gives
 // their formulas: each round max(packets) * g + T_w when messages are whole packets.
 #pragma once

@@ -126,7 +126,9 @@ AutoChoice select_algorithm(const Problem& problem, const MachineCost& machine, 
                                          ? predict_one(algorithm, problem, pricing, give_up_above_us)
                                          : predict_tuned(algorithm, settings, problem, pricing, give_up_above_us);
     // Ties (to rounding: a floor and a sum of rounds that agree) go to the earlier algorithm.
-    if (prediction.predicted_us && (choice.algorithm.empty() || *prediction.predicted_us < best_us * (1.0 - kRounding))) {
+    const bool faster =
+        prediction.predicted_us && (choice.algorithm.empty() || *prediction.predicted_us < best_us * (1.0 - kRounding));
+    if (faster) {
       choice.algorithm = prediction.algorithm;
       choice.knobs = prediction.knobs;
       best_us = *prediction.predicted_us;

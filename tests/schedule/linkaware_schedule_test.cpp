@@ -206,7 +206,8 @@ TEST(LinkawareSchedule, KeptPhasesServeOnlyTheirRoutes) {
     EXPECT_TRUE(routes);
     const LinkawarePhases phases = linkaware_phases(*routes);
     // The phases' reported load is what they put on these routes' links.
-    EXPECT_EQ(phases.worst_load, link_loads(build_full_schedule(algorithm("linkaware"), problem), net, hosts).max_flows_per_link);
+    const Schedule schedule = build_full_schedule(algorithm("linkaware"), problem);
+    EXPECT_EQ(phases.worst_load, link_loads(schedule, net, hosts).max_flows_per_link);
     return phases;
   };
   const std::vector<int> first = random_hosts(12, 11), second = random_hosts(12, 12);
@@ -350,7 +351,9 @@ TEST(LinkCost, TheModelSeesSharedLinksAndAutoTheAlgorithmsThatAvoidThem) {
   // The links, where seen, stand for a calibrated backbone: with one between the columns (a slow
   // one, which would dominate), the predictions with the links are the same.
   MachineCost with_backbone = machine;
+  with_backbone.levels.insert(with_backbone.levels.begin(), LevelCost{"column", 1.5, spec.leaf_bandwidth / 1e6});
   with_backbone.backbone = BackboneCost{"column", {{1, 100.0}}, 2.0, 0.2};
+  ASSERT_FALSE(check_machine(with_backbone));
   for (const char* name : {"direct", "shift", "overlap"}) {
     MachinePricing plain(machine, &job.topology, box.size()), backboned(with_backbone, &job.topology, box.size());
     plain.see_links(&*links);
@@ -364,7 +367,8 @@ TEST(LinkCost, TheModelSeesSharedLinksAndAutoTheAlgorithmsThatAvoidThem) {
   // transfers kept in flight share the links with its rounds, which its rounds' times alone
   // do not see), and auto's choice runs no phase with a shared link: in this flow-level model,
   // as in SimGrid's, sending everything at once (direct, overlap) is as good as mlfm's phases.
-  const double link_bound_us = (box.size() - 1) * static_cast<double>(problem.block_bytes) / machine.injection_bytes_per_us;
+  const double link_bound_us =
+      (box.size() - 1) * static_cast<double>(problem.block_bytes) / machine.injection_bytes_per_us;
   for (const AlgorithmPrediction& p : seen.predictions) {
     if (p.predicted_us) EXPECT_GE(*p.predicted_us, link_bound_us) << p.algorithm;
   }
