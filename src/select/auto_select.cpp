@@ -7,6 +7,7 @@
 
 #include "model/plan_cost.hpp"
 #include "model/routed_capacities.hpp"
+#include "select/size_exchange_plan.hpp"
 
 namespace topocoll {
 
@@ -29,11 +30,15 @@ AlgorithmPrediction predict_one(const Algorithm& algorithm, const Problem& probl
     return prediction;
   }
   prediction.knobs = problem.knobs;
-  const std::unique_ptr<RoundPlan> plan = algorithm.plan(problem);
+  std::unique_ptr<RoundPlan> plan = algorithm.plan(problem);
+  // A v form's size questions are a round of their own before the algorithm's.
+  const bool asks_sizes = is_variable(problem.operation) && algorithm.size_questions != nullptr;
+  if (asks_sizes) plan = std::make_unique<SizeExchangeFirst>(algorithm, problem, std::move(plan));
   const double us = predict_plan_us(*plan, problem.size, pricing, give_up_above_us);
   prediction.predicted_us = us;
   prediction.at_least = us > give_up_above_us;
   prediction.note = prediction.at_least ? "from its rounds, stopped above the best" : "from its rounds";
+  if (asks_sizes) prediction.note += " and its size exchange";
   return prediction;
 }
 

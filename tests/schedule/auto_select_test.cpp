@@ -9,6 +9,8 @@
 #include <algorithm>
 
 #include "model/hierarchical_cost.hpp"
+#include "model/plan_cost.hpp"
+#include "schedule/block_map.hpp"
 #include "model_machines.hpp"
 
 namespace topocoll {
@@ -224,6 +226,40 @@ TEST(AutoSelect, GatherOverASlowBackboneCrossesItOnce) {
                              algorithms_for(Operation::gather))
                 .algorithm,
             choice.algorithm);
+}
+
+// A v form's size questions are priced as a round before the algorithm's (the executor
+// exchanges them first): lg on two clusters of 8 asks each rank's 7 cluster peers, so with 1 us to
+// post a message its alltoallv costs at least 7 posts more than its rounds; direct asks nothing.
+TEST(AutoSelect, AVFormPaysForItsSizeQuestions) {
+  const Topology topology = test_machines::two_clusters(8, 8);
+  MachineCost machine = test_machines::fast_crossbar();
+  machine.levels = {{"cluster", 5.0, 10000.0}, {"node", 1.0, 10000.0}};
+  machine.send_overhead_us = 1.0;
+  const KnownBlocks blocks(std::vector<std::vector<std::size_t>>(16, std::vector<std::size_t>(16, 16)));
+  Problem v{16, 0, &topology, {}, &blocks, Operation::alltoallv};
+  const MachinePricing pricing(machine, &topology, 16);
+  const auto predicted = [&](const AutoChoice& choice, const char* name) {
+    return *std::find_if(choice.predictions.begin(), choice.predictions.end(),
+                         [&](const AlgorithmPrediction& p) { return p.algorithm == name; });
+  };
+  const AutoChoice choice = select_algorithm(v, machine);
+  for (const char* name : {"lg", "direct"}) {
+    const Algorithm& algorithm = *find_algorithm(Operation::alltoallv, name);
+    const double rounds_us = predict_plan_us(*algorithm.plan(v), 16, pricing);
+    const AlgorithmPrediction prediction = predicted(choice, name);
+    if (algorithm.size_questions != nullptr) {
+      EXPECT_GE(*prediction.predicted_us, rounds_us + 7 * machine.send_overhead_us) << name;
+      EXPECT_NE(prediction.note.find("size exchange"), std::string::npos) << prediction.note;
+    } else {
+      EXPECT_DOUBLE_EQ(*prediction.predicted_us, rounds_us) << name;
+    }
+  }
+  ASSERT_NE(find_algorithm(Operation::alltoallv, "lg")->size_questions, nullptr);
+  // MPI_Alltoall asks no sizes: lg's prediction is its rounds'.
+  const Problem uniform{16, 16, &topology, {}};
+  EXPECT_DOUBLE_EQ(*predicted(select_algorithm(uniform, machine), "lg").predicted_us,
+                   predict_plan_us(*find_algorithm(Operation::alltoall, "lg")->plan(uniform), 16, pricing));
 }
 
 }  // namespace
