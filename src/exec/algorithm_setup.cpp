@@ -27,10 +27,8 @@ MaybeFailure attach_topology(CommState& state, CheckedCall& call) {
   const Topology* topology = nullptr;
   if (auto failure = state.topology(call.topology_spec, topology)) return failure;
   call.problem.topology = topology;
-  if (call.algorithm->reads_routes && !call.network_path.empty()) {
-    const NetworkPlacement* placement = nullptr;
-    if (auto failure = state.network(call.network_path, placement)) return failure;
-    call.problem.network = placement;
+  if (call.algorithm->reads_routes) {
+    if (auto failure = attach_network(state, call)) return failure;
   }
   const Applicability applicability = call.algorithm->supports(call.problem);
   if (!applicability.ok) {
@@ -40,6 +38,14 @@ MaybeFailure attach_topology(CommState& state, CheckedCall& call) {
     return Failure{MPI_ERR_ARG, "algorithm '" + std::string(call.algorithm->name) +
                                     "' does not apply: " + applicability.reason + hint};
   }
+  return std::nullopt;
+}
+
+MaybeFailure attach_network(CommState& state, CheckedCall& call) {
+  if (call.network_path.empty()) return std::nullopt;
+  const NetworkPlacement* placement = nullptr;
+  if (auto failure = state.network(call.network_path, placement)) return failure;
+  call.problem.network = placement;
   return std::nullopt;
 }
 

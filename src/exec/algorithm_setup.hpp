@@ -27,4 +27,9 @@ std::string network_path_of(const CollectiveOptions& options);
 // reaches the same answer.
 MaybeFailure attach_topology(CommState& state, CheckedCall& call);
 
+// When call.network_path names a platform: discovers (or finds cached) where the communicator's
+// ranks run on it and sets call.problem.network (for an algorithm that reads routes, and for
+// auto's cost model). Collective on the first use of a path.
+MaybeFailure attach_network(CommState& state, CheckedCall& call);
+
 }  // namespace topocoll::exec

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/algorithm_setup.hpp"
 #include "exec/traffic_summary_exchange.hpp"
 #include "select/auto_select.hpp"
 #include "select/traffic_summary.hpp"
@@ -36,11 +37,7 @@ MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_
   call.problem.topology = topology;
   // With a network named, the cost model charges its links, and auto may choose an algorithm
   // that reads its routes (linkaware).
-  if (!call.network_path.empty()) {
-    const NetworkPlacement* placement = nullptr;
-    if (auto failure = state.network(call.network_path, placement)) return failure;
-    call.problem.network = placement;
-  }
+  if (auto failure = attach_network(state, call)) return failure;
 
   const Operation op = call.operation;
   const bool variable = is_variable(op);

@@ -66,7 +66,7 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
     rank_us += latency_us + std::max(posting_us, m.send_overhead_us + wire_us);
     // The network's links, where seen, stand for the backbone (which stands for them elsewhere).
     if (pricing_->links() != nullptr) {
-      add_link_traffic(rank, load, weight);
+      add_link_traffic(rank, load, weight, RankTotals{out, in, copy_us, latency_us});
     } else if (pricing_->backbone_group(rank) >= 0) {
       add_backbone_traffic(rank, load, weight);
     }
@@ -74,7 +74,7 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
   slowest_us_ = std::max(slowest_us_, rank_us);
 }
 
-void RoundCostMeter::add_link_traffic(int rank, const RankRoundLoad& load, double weight) {
+void RoundCostMeter::add_link_traffic(int rank, const RankRoundLoad& load, double weight, const RankTotals& round) {
   const RoutedCapacities& links = *pricing_->links();
   if (link_bytes_.empty()) {
     link_bytes_.assign(links.bytes_per_us.size(), 0.0);
@@ -82,16 +82,10 @@ void RoundCostMeter::add_link_traffic(int rank, const RankRoundLoad& load, doubl
   }
   if (rank_totals_.empty()) rank_totals_.assign(static_cast<std::size_t>(pricing_->size()), {});
   RankTotals& mine = rank_totals_[static_cast<std::size_t>(rank)];
-  const MachineCost& m = pricing_->machine();
-  if (m.copy_bytes_per_us > 0) mine.copy_us += transfer_us(load.copy_bytes, m.copy_bytes_per_us);
-  for (const MessageLoad& send : load.sends) {
-    mine.out += send.total_bytes();
-    mine.latency_us = std::max(mine.latency_us, pricing_->between(rank, send.peer).latency_us);
-  }
-  for (const MessageLoad& recv : load.recvs) {
-    mine.in += recv.total_bytes();
-    mine.latency_us = std::max(mine.latency_us, pricing_->between(recv.peer, rank).latency_us);
-  }
+  mine.out += round.out;
+  mine.in += round.in;
+  mine.copy_us += round.copy_us;
+  mine.latency_us = std::max(mine.latency_us, round.latency_us);
   for (const auto& [peer, bytes] : load.routed_sends) {
     const double latency_us = pricing_->between(rank, peer).latency_us;
     for (const int c : links.routes.route(rank, peer)) {

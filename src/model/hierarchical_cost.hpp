@@ -135,7 +135,15 @@ class RoundCostMeter {
   BackboneLoad& crossing(int from, int to);
   const BackboneLoad* find_crossing(int from, int to) const;
   double drain_us(const std::vector<Release>& a, const std::vector<Release>* b, double bytes_per_us, double floor_us);
-  void add_link_traffic(int rank, const RankRoundLoad& load, double weight);
+  // A rank's bytes out and in, copies, and largest latency: of one round, or (links_floor_us) of
+  // all the rounds and groups added so far.
+  struct RankTotals {
+    std::size_t out = 0, in = 0;
+    double copy_us = 0.0;
+    double latency_us = 0.0;
+  };
+  // `round`: the totals add() worked out for this load.
+  void add_link_traffic(int rank, const RankRoundLoad& load, double weight, const RankTotals& round);
   // The round's links: from `start_us`, the longest latency of a flow through a link plus the
   // time to pass all its bytes at its bandwidth.
   double links_us(double start_us, std::size_t alike);
@@ -160,13 +168,7 @@ class RoundCostMeter {
   // and the capacities touched.
   std::vector<double> link_bytes_, link_latency_us_;
   std::vector<double> link_bytes_in_all_;
-  // Per rank over the rounds and groups added so far: for links_floor_us.
-  struct RankTotals {
-    std::size_t out = 0, in = 0;
-    double copy_us = 0.0;
-    double latency_us = 0.0;  // the largest of its messages'
-  };
-  std::vector<RankTotals> rank_totals_;
+  std::vector<RankTotals> rank_totals_;  // per rank over the rounds and groups added so far
   std::vector<int> links_touched_;
   bool recording_ = false;
   // This round, per sampled rank (its slot): bytes inside its group, and across.
