@@ -1,6 +1,7 @@
 // linear: the root exchanges every block itself. Scatter: the root posts a send of block
 // root -> d to every other rank d, in the order d = root+1, root+2, ... (mod p), and each rank
-// receives its block; gather: the mirror image. The root's own block is a local copy.
+// receives its block; gather: the mirror image. The root's own block is a local copy, made
+// while the messages are in flight.
 // Rounds: 1. Messages at the root: p-1, one per rank elsewhere. Every byte leaves (or enters)
 // through the root's link: (p-1) blocks, the lower bound of a flat machine and the schedule
 // that topology-aware scatter and gather improve on when the root's link is not the bottleneck.
@@ -29,7 +30,6 @@ class LinearPlan final : public RoundPlan {
       }
       return;
     }
-    sink.copy(problem_.send_segment(root, root), problem_.recv_segment(root, root));
     for (int i = 1; i < problem_.size; ++i) {
       const int peer = (root + i) % problem_.size;
       if (scatter) {
@@ -38,6 +38,7 @@ class LinearPlan final : public RoundPlan {
         sink.recv(peer, problem_.recv_segment(root, peer));
       }
     }
+    sink.copy_after_posts(problem_.send_segment(root, root), problem_.recv_segment(root, root));
   }
 
  private:

@@ -27,10 +27,7 @@ class LiuPlan final : public RoundPlan {
   explicit LiuPlan(const Problem& problem);
   std::size_t rounds(int rank) const override { return rounds_[static_cast<std::size_t>(rank)].size(); }
   void emit(int rank, std::size_t round, RoundSink& sink) const override {
-    const Round& r = rounds_[static_cast<std::size_t>(rank)][round];
-    for (const LocalCopy& copy : r.copies) sink.copy(copy.from, copy.to);
-    for (const Transfer& t : r.sends) sink.send(t.peer, t.segments, 0);
-    for (const Transfer& t : r.recvs) sink.recv(t.peer, t.segments, 0);
+    tell_round(rounds_[static_cast<std::size_t>(rank)][round], sink);
   }
   std::size_t scratch_bytes(int rank) const override { return scratch_[static_cast<std::size_t>(rank)]; }
   std::vector<Segment> metadata(int rank) const override { return metadata_[static_cast<std::size_t>(rank)]; }

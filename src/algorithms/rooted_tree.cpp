@@ -90,7 +90,10 @@ class TreePlan final : public RoundPlan {
     const int root = tree_->root();
     // The scatter round this round stands for: gather runs the rounds backwards.
     const int tree_round = scatter_ ? static_cast<int>(round) : tree_->rounds() - 1 - static_cast<int>(round);
-    if (rank == root && round == 0) sink.copy(problem_.send_segment(root, root), problem_.recv_segment(root, root));
+    // The root's own block: copied while its first round's messages are in flight.
+    if (rank == root && round == 0) {
+      sink.copy_after_posts(problem_.send_segment(root, root), problem_.recv_segment(root, root));
+    }
     if (rank != root && tree_->receive_round(rank) == tree_round) to_parent(rank, sink);
     for (int child : tree_->children(rank)) {
       if (tree_->receive_round(child) == tree_round) to_child(rank, child, sink);

@@ -131,7 +131,7 @@ MaybeFailure build_execution_plan(const RankSchedule& schedule, std::size_t send
                                            describe(copy.to) + " is malformed"};
       }
       planned.copies.push_back(copy);
-      planned.copy_bytes += copy.from.length;
+      (copy.after_posts ? planned.copy_bytes_after_posts : planned.copy_bytes) += copy.from.length;
     }
     for (const Transfer& send : round.sends) {
       if (auto failure = describe_transfer(send, bounds, false, rounds_left, planned.sends.emplace_back())) {

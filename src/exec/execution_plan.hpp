@@ -35,7 +35,8 @@ struct TransferDescription {
 
 struct PlannedRound {
   std::vector<LocalCopy> copies;
-  std::size_t copy_bytes = 0;
+  std::size_t copy_bytes = 0;              // of the copies before the posts
+  std::size_t copy_bytes_after_posts = 0;  // of those after (LocalCopy::after_posts)
   std::vector<TransferDescription> sends;
   std::vector<TransferDescription> recvs;
 };

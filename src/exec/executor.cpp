@@ -28,13 +28,15 @@ std::byte* base_of(const ByteBuffers& buffers, BufferKind kind) {
   return nullptr;
 }
 
-void run_local_copies(const PlannedRound& round, const ByteBuffers& buffers, double copy_bandwidth) {
+// The round's copies before its posts, or (after_posts) those after.
+void run_local_copies(const PlannedRound& round, const ByteBuffers& buffers, double copy_bandwidth, bool after_posts) {
   for (const LocalCopy& copy : round.copies) {
+    if (copy.after_posts != after_posts) continue;
     if (copy.from.length == 0) continue;  // empty blocks of null buffers are valid MPI input
     std::memmove(base_of(buffers, copy.to.buffer) + copy.to.offset,
                  base_of(buffers, copy.from.buffer) + copy.from.offset, copy.from.length);
   }
-  charge_local_copy(round.copy_bytes, copy_bandwidth);
+  charge_local_copy(after_posts ? round.copy_bytes_after_posts : round.copy_bytes, copy_bandwidth);
 }
 
 MaybeFailure make_absolute_hindexed(const std::vector<Segment>& pieces, const ByteBuffers& buffers,
@@ -132,7 +134,7 @@ MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers,
   std::vector<std::unique_ptr<RequestWindow>> due(plan.rounds.size());
   for (std::size_t t = 0; t < plan.rounds.size(); ++t) {
     const PlannedRound& round = plan.rounds[t];
-    run_local_copies(round, buffers, settings.copy_bandwidth);
+    run_local_copies(round, buffers, settings.copy_bandwidth, false);
     std::vector<OwnedDatatype> call_types;  // freed after the round's wait
     RequestWindow window(comm, tag, capacity);
     for (const auto& [transfer, direction] : posting_order(round, bounded, rank, size)) {
@@ -151,6 +153,7 @@ MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers,
       }
       target->post(operation);
     }
+    run_local_copies(round, buffers, settings.copy_bandwidth, true);
     keep(window.wait_all());
     if (due[t]) keep(due[t]->wait_all());
   }

@@ -25,6 +25,8 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
   const MachineCost& m = pricing_->machine();
   const double copy_us = m.copy_bytes_per_us > 0 ? transfer_us(load.copy_bytes, m.copy_bytes_per_us) : 0.0;
   longest_copy_us_ = std::max(longest_copy_us_, copy_us);
+  const double after_copy_us =
+      m.copy_bytes_per_us > 0 ? transfer_us(load.copy_bytes_after_posts, m.copy_bytes_per_us) : 0.0;
   double rank_us = copy_us;
   if (!load.sends.empty() || !load.recvs.empty()) {
     double latency_us = 0.0;
@@ -63,13 +65,17 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
         messages * m.send_overhead_us + transfer_us(smallest, m.injection_bytes_per_us) + completing_us;
     const double wire_us = std::max(transfer_us(out, m.injection_bytes_per_us),
                                     transfer_us(in, m.ejection_bytes_per_us) + completing_us);
-    rank_us += latency_us + std::max(posting_us, m.send_overhead_us + wire_us);
+    // Copies after the posts take the CPU while the data flows; the receives complete after both.
+    const double after_posts_us = messages * m.send_overhead_us + after_copy_us + completing_us;
+    rank_us += std::max(latency_us + std::max(posting_us, m.send_overhead_us + wire_us), after_posts_us);
     // The network's links, where seen, stand for the backbone (which stands for them elsewhere).
     if (pricing_->links() != nullptr) {
       add_link_traffic(rank, load, weight, RankTotals{out, in, copy_us, latency_us});
     } else if (pricing_->backbone_group(rank) >= 0) {
       add_backbone_traffic(rank, load, weight);
     }
+  } else {
+    rank_us += after_copy_us;
   }
   slowest_us_ = std::max(slowest_us_, rank_us);
 }

@@ -8,7 +8,9 @@
 //    while later messages are posted, and the last one posted still has to go; then the CPU
 //    completes the receives, which arrive together as the link drains, one after another (the
 //    first one's completion is in the calibrated latency; only receives up to the eager limit
-//    count). Without a measured o_r: n = max(sends, receives) and c = 0 (a receive costs o);
+//    count). Without a measured o_r: n = max(sends, receives) and c = 0 (a receive costs o).
+//    Copies after the posts (LocalCopy::after_posts) overlap the flows: the rank also takes
+//    its copies + n * o + those copies + c;
 //  - each message on its own: the sender's copies + o + latency + bytes / bandwidth of its level;
 //  - each link of the network, when the problem runs on a known one (routed_capacities.hpp):
 //    the round's longest copy + o + the longest latency of its flows + all the bytes the
@@ -39,7 +41,8 @@
 // What it ignores: contention inside a group (switch capacity below the backbone) unless the
 // network's links are known, packets and queues (head-of-line blocking, TCP slow start,
 // losses), receives completed while others are still arriving (o_r is charged after the last
-// byte), ranks running ahead into the next round, overlap of copies with communication, and
+// byte), ranks running ahead into the next round, copies sharing memory with the transfers they
+// overlap, and
 // more than one backbone per pair of groups (every pair of groups at the backbone level is
 // assumed joined like the calibrated pair).
 // On a single-level machine with Tam and Wang's parameters (machine_from_tam_wang) it gives
@@ -78,6 +81,7 @@ struct RankRoundLoad {
   std::vector<MessageLoad> sends;
   std::vector<MessageLoad> recvs;
   std::size_t copy_bytes = 0;
+  std::size_t copy_bytes_after_posts = 0;  // copied while the round's transfers are in flight
   // Each message sent, peer by peer (peer, bytes), kept only when the pricing sees the
   // network's links (MachinePricing::links): the loads above merge peers the links tell apart.
   std::vector<std::pair<int, std::size_t>> routed_sends;
@@ -85,6 +89,7 @@ struct RankRoundLoad {
     sends.clear();
     recvs.clear();
     copy_bytes = 0;
+    copy_bytes_after_posts = 0;
     routed_sends.clear();
   }
 };

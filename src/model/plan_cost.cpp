@@ -24,6 +24,9 @@ class LoadSink final : public RoundSink {
   void copy(const Segment& from, const Segment&) override {
     if (copies_) load_->copy_bytes += from.length;
   }
+  void copy_after_posts(const Segment& from, const Segment&) override {
+    if (copies_) load_->copy_bytes_after_posts += from.length;
+  }
   void send(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) override {
     add(peer, segments, overlap_rounds, sends_);
   }
@@ -203,10 +206,7 @@ RecordedRounds::RecordedRounds(const Schedule& schedule) : schedule_(&schedule) 
 }
 
 void RecordedRounds::emit(int rank, std::size_t round, RoundSink& sink) const {
-  const Round& r = schedule_->ranks[rank].rounds[round];
-  for (const LocalCopy& c : r.copies) sink.copy(c.from, c.to);
-  for (const Transfer& t : r.sends) sink.send(t.peer, t.segments, t.overlap_rounds);
-  for (const Transfer& t : r.recvs) sink.recv(t.peer, t.segments, t.overlap_rounds);
+  tell_round(schedule_->ranks[rank].rounds[round], sink);
 }
 
 }  // namespace topocoll

@@ -30,13 +30,18 @@ void print_schedule_text(std::ostream& out, const Schedule& schedule) {
       const Round& round = list[t];
       if (round.copies.empty() && round.sends.empty() && round.recvs.empty()) continue;
       out << "  rank " << r << ':';
-      for (const LocalCopy& c : round.copies) {
-        out << " copy ";
-        print_segments(out, {c.from});
-        out << "->";
-        print_segments(out, {c.to});
-        out << ';';
-      }
+      // Copies in the order they run: before the posts, the transfers, after the posts.
+      const auto print_copies = [&](bool after_posts) {
+        for (const LocalCopy& c : round.copies) {
+          if (c.after_posts != after_posts) continue;
+          out << (after_posts ? " then copy " : " copy ");
+          print_segments(out, {c.from});
+          out << "->";
+          print_segments(out, {c.to});
+          out << ';';
+        }
+      };
+      print_copies(false);
       for (const Transfer& tr : round.sends) {
         out << " to " << tr.peer << ' ';
         print_segments(out, tr.segments);
@@ -47,6 +52,7 @@ void print_schedule_text(std::ostream& out, const Schedule& schedule) {
         print_segments(out, tr.segments);
         print_completion(out, t, tr);
       }
+      print_copies(true);
       out << '\n';
     }
   }

@@ -19,6 +19,8 @@ class RoundSink {
   // its buffer and offset, and skip the work of finding places.
   virtual bool wants_places() const = 0;
   virtual void copy(const Segment& from, const Segment& to) = 0;
+  // A copy that runs once the round's transfers are posted (LocalCopy::after_posts).
+  virtual void copy_after_posts(const Segment& from, const Segment& to) = 0;
   // A message to (send) or from (recv) `peer` gathering or scattering `segments` in order, kept
   // in flight `overlap_rounds` more rounds (Transfer).
   virtual void send(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) = 0;
@@ -68,6 +70,9 @@ class RoundRecorder final : public RoundSink {
   explicit RoundRecorder(Round& round) : round_(&round) {}
   bool wants_places() const override { return true; }
   void copy(const Segment& from, const Segment& to) override { round_->copies.push_back({from, to}); }
+  void copy_after_posts(const Segment& from, const Segment& to) override {
+    round_->copies.push_back({from, to, true});
+  }
   void send(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) override {
     round_->sends.push_back({peer, {segments.begin(), segments.end()}, overlap_rounds});
   }
@@ -80,5 +85,18 @@ class RoundRecorder final : public RoundSink {
  private:
   Round* round_;
 };
+
+// Tells `sink` a round already recorded, in its order: the inverse of RoundRecorder.
+inline void tell_round(const Round& round, RoundSink& sink) {
+  for (const LocalCopy& c : round.copies) {
+    if (c.after_posts) {
+      sink.copy_after_posts(c.from, c.to);
+    } else {
+      sink.copy(c.from, c.to);
+    }
+  }
+  for (const Transfer& t : round.sends) sink.send(t.peer, t.segments, t.overlap_rounds);
+  for (const Transfer& t : round.recvs) sink.recv(t.peer, t.segments, t.overlap_rounds);
+}
 
 }  // namespace topocoll

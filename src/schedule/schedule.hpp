@@ -35,14 +35,18 @@ struct Transfer {
   std::size_t bytes() const;
 };
 
-// A local copy of `from.length` bytes; from.length == to.length.
+// A local copy of `from.length` bytes; from.length == to.length. `after_posts`: it runs once
+// the round's transfers are posted, while they are in flight, so that its time hides behind
+// theirs (a rooted root's own block); it may then touch no byte they read or fill.
 struct LocalCopy {
   Segment from;
   Segment to;
+  bool after_posts = false;
 };
 
 // Semantics of a round, on each rank: first the local copies run in order; then every send
-// and receive of the round is posted; the round ends when all of them have completed, except
+// and receive of the round is posted; then the copies marked after_posts run, in order; the
+// round ends when all of them have completed, except
 // those with overlap_rounds = k > 0, which complete by the end of round t + k (t this round;
 // t + k must be a round of the rank). A send reads the state left by earlier rounds and this
 // round's copies, and its bytes must not change until it completes; a receive's data is

@@ -223,15 +223,43 @@ class SymbolicRun {
     return payload;
   }
 
-  void run_copies(int rank, std::size_t t, const Round& round) {
+  // Whether a copy after the posts stays clear of the round's own transfers: it may not read
+  // what a receive fills, nor write what a send reads or a receive fills.
+  bool clear_of_round(int rank, std::size_t t, const Round& round, const LocalCopy& c) {
+    const auto overlaps = [](const Segment& a, const Segment& b) {
+      return a.buffer == b.buffer && a.length > 0 && b.length > 0 && a.offset < b.offset + b.length &&
+             b.offset < a.offset + a.length;
+    };
+    const auto hits = [&](const std::vector<Transfer>& list, const Segment& seg) {
+      for (const Transfer& tr : list)
+        for (const Segment& x : tr.segments)
+          if (overlaps(x, seg)) return true;
+      return false;
+    };
+    const std::string copy = "copy after the posts from " + describe(c.from) + " to " + describe(c.to);
+    if (hits(round.recvs, c.from) || hits(round.recvs, c.to)) {
+      error(where(rank, t) + copy + " touches bytes a receive of the round fills");
+      return false;
+    }
+    if (hits(round.sends, c.to)) {
+      error(where(rank, t) + copy + " writes bytes a send of the round reads");
+      return false;
+    }
+    return true;
+  }
+
+  // The round's copies that run before its posts, or (after_posts) those that run after.
+  void run_copies(int rank, std::size_t t, const Round& round, bool after_posts) {
     for (const LocalCopy& c : round.copies) {
+      if (c.after_posts != after_posts) continue;
       if (c.from.length != c.to.length) {
         error(where(rank, t) + "copy from " + describe(c.from) + " to " + describe(c.to) + " changes the length");
         continue;
       }
       if (!in_bounds(rank, t, c.from) || !clear_of_receives(rank, t, c.from, "copy") ||
           !readable(rank, t, c.from, "copy") || !writable(rank, t, c.to, "copy") ||
-          !clear_of_receives(rank, t, c.to, "copy") || !clear_of_sends(rank, t, c.to, "copy")) {
+          !clear_of_receives(rank, t, c.to, "copy") || !clear_of_sends(rank, t, c.to, "copy") ||
+          (after_posts && !clear_of_round(rank, t, round, c))) {
         continue;
       }
       const std::vector<Label> data = gather(rank, {c.from});
@@ -311,7 +339,7 @@ class SymbolicRun {
       return t < rounds.size() ? rounds[t] : kEmpty;
     };
     // Local copies first, on every rank.
-    for (int r = 0; r < p_; ++r) run_copies(r, t, round_of(r));
+    for (int r = 0; r < p_; ++r) run_copies(r, t, round_of(r), false);
 
     // Payloads are read after the copies and before any receive of the round lands.
     // (src, dst) -> payloads of the round's messages, in posting order: several messages between
@@ -338,6 +366,8 @@ class SymbolicRun {
         payloads.push_back(ok ? std::optional(gather(r, send.segments)) : std::nullopt);
       }
     }
+    // Then the copies after the posts, while the round's transfers are in flight.
+    for (int r = 0; r < p_; ++r) run_copies(r, t, round_of(r), true);
     // Every send must meet a receive of the same size, and vice versa: the k-th send from r to
     // a peer meets the peer's k-th receive from r.
     for (int r = 0; r < p_; ++r) {

@@ -93,11 +93,7 @@ TEST(HierarchicalCost, TwoClusterDirectByHand) {
 // And a rank that sends as much as it receives pays both (direct's 8 sends and 8 receives):
 //  10 + max(8 * 1 + 0.16 + 7 * 2, 1 + 1.28 + 14) = 32.16.
 TEST(HierarchicalCost, ReceivesCompleteAfterThePosts) {
-  MachineCost m;
-  m.levels = {{"same group", 10.0, 100.0}};
-  m.send_overhead_us = 1.0;
-  m.injection_bytes_per_us = 100.0;
-  m.ejection_bytes_per_us = 100.0;
+  MachineCost m = test_machines::by_hand();
   const Algorithm& linear = *find_algorithm(Operation::gather, "linear");
   const auto gather_us = [&](int p, std::optional<double> recv_overhead_us) {
     MachineCost machine = m;
@@ -126,6 +122,29 @@ TEST(HierarchicalCost, ReceivesCompleteAfterThePosts) {
   m.recv_overhead_us = -1.0;
   ASSERT_TRUE(check_machine(m));
   EXPECT_NE(check_machine(m)->find("receive overhead"), std::string::npos);
+}
+
+// A rooted root copies its own block after posting its messages (LocalCopy::after_posts): a
+// linear scatter of 1000-byte blocks from rank 0 of 9, one level (latency 10 us, 100 bytes/us),
+// o = 1 us. The root: 10 + max(8 * 1 + 1000 / 100, 1 + 8000 / 100) = 91 while its 1 us copy
+// runs (8 posts + 1 = 9 us of CPU): 91, where a copy before the posts made it 92. A 100 us
+// copy outlasts the messages: 8 + 100 = 108. Alone (p = 1) the copy is all: 1 us.
+TEST(HierarchicalCost, TheRootCopiesItsOwnBlockWhileItsMessagesFly) {
+  MachineCost m = test_machines::by_hand();
+  m.copy_bytes_per_us = 1000.0;
+  ASSERT_FALSE(check_machine(m));
+  const Algorithm& linear = *find_algorithm(Operation::scatter, "linear");
+  const auto scatter_us = [&](int p, const MachineCost& machine) {
+    const RootedBlocks layout = RootedBlocks::uniform(RootedBlocks::Flow::from_root, 0, p, 1000);
+    const Schedule schedule = build_full_schedule(linear, Problem::rooted(Operation::scatter, layout));
+    EXPECT_TRUE(schedule.ranks[0].rounds[0].copies.at(0).after_posts);
+    return predict_hierarchical_us(schedule, machine, nullptr);
+  };
+  EXPECT_NEAR(scatter_us(9, m), 91.0, 1e-9);
+  EXPECT_NEAR(scatter_us(1, m), 1.0, 1e-9);
+  MachineCost slow_copies = m;
+  slow_copies.copy_bytes_per_us = 10.0;
+  EXPECT_NEAR(scatter_us(9, slow_copies), 108.0, 1e-9);
 }
 
 TEST(HierarchicalCost, CopiesAloneCostTheirBandwidth) {

@@ -60,6 +60,7 @@ std::string digest_of(const Schedule& schedule) {
       for (const LocalCopy& c : round.copies) {
         d.add(c.from);
         d.add(c.to);
+        if (c.after_posts) d.add(std::uint64_t{1});  // left out when false: older digests hold
       }
       for (const auto* transfers : {&round.sends, &round.recvs}) {
         d.add(transfers->size());

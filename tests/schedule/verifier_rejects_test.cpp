@@ -58,6 +58,25 @@ TEST(VerifierRejects, DuplicateDelivery) {
   expect_rejected(s, "written 2 times");
 }
 
+// A copy after the posts runs while the round's transfers are in flight: direct's own-block
+// copy may move there, but not one that fills a block a receive of the round fills, nor one
+// that writes what a send of the round reads.
+TEST(VerifierRejects, CopyAfterThePostsTouchingTheRoundsTransfers) {
+  Schedule s = correct("direct");
+  s.ranks[1].rounds[0].copies[0].after_posts = true;
+  EXPECT_TRUE(verify(s).ok) << verify(s).summary();
+
+  Schedule into_receive = s;
+  into_receive.ranks[1].rounds[0].copies.push_back({Segment{BufferKind::send, 0, 2}, Segment{BufferKind::recv, 0, 2}, true});
+  expect_rejected(into_receive, "touches bytes a receive of the round fills");
+
+  Schedule over_send = correct("direct");
+  Round& round = over_send.ranks[1].rounds[0];
+  round.sends[0].segments[0] = Segment{BufferKind::recv, 2, 2};  // its own block, copied before
+  round.copies.push_back({Segment{BufferKind::send, 0, 2}, Segment{BufferKind::recv, 2, 2}, true});
+  expect_rejected(over_send, "writes bytes a send of the round reads");
+}
+
 TEST(VerifierRejects, MissingOwnBlock) {
   Schedule s = correct("pairwise");
   s.ranks[2].rounds[0].copies.clear();
