@@ -5,13 +5,16 @@
 // with the chosen algorithm (--choose-only stops there: the cost of choosing, and of one rank's
 // schedule of the choice, at any number of ranks). --op scatter|gather --root R shows a rooted operation's schedule
 // (blocks of --block-bytes each at the root, in rank order); --op alltoallv the same blocks as
-// alltoall through alltoallv's registry (which adds liu). --network PLATFORM.xml --links
+// alltoall through alltoallv's registry (which adds liu), or with --pattern P [--seed N] the
+// per-pair sizes of topocoll-bench's traffic pattern around --block-bytes. --network PLATFORM.xml --links
 // counts the flows the schedule puts on every link of the platform's network, round by round,
 // with the lower bound of the worst load (the busiest link's flows over the rounds); the network
 // also gives linkaware its routes.
 // For a scatter or gather, --calibration FILE with any algorithm also prints Kandalla et al.'s
 // model of it (the root's messages per level, C3 C2 C1, and their predicted time); for alltoall
-// and alltoallv, Liu's flat model (start-ups, L_max and the predicted time).
+// and alltoallv, Liu's flat model (the predicted time). Start-ups on the critical path and L_max
+// (the most bytes a rank moves, round by round the larger of its sends and receives) are
+// printed for alltoall and alltoallv with or without a calibration.
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <iomanip>
@@ -20,6 +23,7 @@
 #include <optional>
 
 #include "algorithms/registry.hpp"
+#include "bench_pattern.hpp"
 #include "plan_machine.hpp"
 #include "network/platform_description.hpp"
 #include "select/auto_select.hpp"
@@ -53,6 +57,16 @@ nlohmann::json root_path_json(const RootPathCost& cost, double contention) {
                       {"predicted_us", level.predicted_us}});
   }
   return {{"contention", contention}, {"predicted_us", cost.predicted_us}, {"levels", levels}};
+}
+
+// Every block's size, bytes[src][dst], of `pattern` among p ranks around m bytes.
+std::vector<std::vector<std::size_t>> pattern_sizes(const bench::TrafficPattern& pattern, int p, std::size_t m) {
+  std::vector<std::vector<std::size_t>> bytes(static_cast<std::size_t>(p));
+  for (int i = 0; i < p; ++i) {
+    auto& row = bytes[static_cast<std::size_t>(i)];
+    for (int j = 0; j < p; ++j) row.push_back(pattern.bytes(i, j, p, m));
+  }
+  return bytes;
 }
 
 void list_algorithms(Operation operation) {
@@ -133,6 +147,8 @@ int main(int argc, char** argv) {
   std::string calibration_path, hostfile, network_path;
   int np = 0;
   bool links = false;
+  std::string pattern_text;
+  std::uint64_t seed = 1;
   double contention = 1.0;
   app.add_option("--op", op, "collective operation: alltoall, alltoallv (blocks of --block-bytes each), scatter or gather")
       ->check(CLI::IsMember({"alltoall", "alltoallv", "scatter", "gather"}))
@@ -159,6 +175,10 @@ int main(int argc, char** argv) {
   app.add_option("--format,-f", format, "text (round by round) or json (statistics)")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
+  app.add_option("--pattern", pattern_text,
+                 "alltoallv: topocoll-bench's traffic pattern around --block-bytes (uniform, random, zipf:S, "
+                 "sparse:K, hotspot:H)");
+  app.add_option("--seed", seed, "with --pattern: its seed, as topocoll-bench's")->capture_default_str();
   app.add_flag("--verify", verify_it, "also run the schedule verifier; exit 1 if it fails");
   app.add_flag("--list", list, "list the algorithms of --op and exit");
   app.add_flag("--choose-only", choose_only,
@@ -207,6 +227,10 @@ int main(int argc, char** argv) {
     std::cerr << "topocoll-plan: --choose-only needs --algorithm auto\n";
     return 2;
   }
+  if (!pattern_text.empty() && operation != Operation::alltoallv) {
+    std::cerr << "topocoll-plan: --pattern is for --op alltoallv\n";
+    return 2;
+  }
   if (links && network_path.empty()) {
     std::cerr << "topocoll-plan: --links needs --network PLATFORM.xml\n";
     return 2;
@@ -233,15 +257,27 @@ int main(int argc, char** argv) {
   const RootedBlocks rooted_layout =
       RootedBlocks::uniform(RootedBlocks::flow_of(operation), root, topology->size(), block_bytes);
   const UniformBlocks uniform_layout(block_bytes);
-  const BlockMap& layout = is_rooted(operation) ? static_cast<const BlockMap&>(rooted_layout) : uniform_layout;
   Problem problem{topology->size(), block_bytes, topology, AlgorithmKnobs{group_width}};
   if (is_rooted(operation)) {
     problem = Problem::rooted(operation, rooted_layout, topology);
     problem.block_bytes = block_bytes;
     problem.knobs.group_width = group_width;
   }
+  std::optional<KnownBlocks> pattern_layout;
+  if (!pattern_text.empty()) {
+    try {
+      pattern_layout.emplace(
+          pattern_sizes(bench::TrafficPattern::parse(pattern_text, seed), topology->size(), block_bytes));
+    } catch (const std::exception& e) {
+      std::cerr << "topocoll-plan: " << e.what() << '\n';
+      return 2;
+    }
+  }
+  const BlockMap& layout = is_rooted(operation) ? static_cast<const BlockMap&>(rooted_layout)
+                           : pattern_layout     ? static_cast<const BlockMap&>(*pattern_layout)
+                                                : uniform_layout;
   if (operation == Operation::alltoallv) {
-    problem.blocks = &uniform_layout;
+    problem.blocks = &layout;
     problem.operation = operation;
   }
   problem.knobs.stripes = stripes;
@@ -289,8 +325,11 @@ int main(int argc, char** argv) {
   if (verify_it) verdict = verify(schedule, layout);
   std::optional<LinkLoads> loads;
   if (links) loads = link_loads(schedule, *network, rank_hosts);
+  // Liu's flat model: its start-ups and L_max need no calibration, its time does.
   std::optional<LiuFlatCost> flat;
-  if (!is_rooted(operation) && calibration) flat = liu_flat_cost(schedule, LiuFlatParams::of(calibration->machine()));
+  if (!is_rooted(operation)) {
+    flat = liu_flat_cost(schedule, calibration ? LiuFlatParams::of(calibration->machine()) : LiuFlatParams{});
+  }
   std::optional<RootPathCost> root_path;
   if (is_rooted(operation) && calibration) {
     const MachineCost machine_cost = calibration->machine();
@@ -312,10 +351,15 @@ int main(int argc, char** argv) {
     out["predicted_us_tam_wang_table1"] = predict_tam_wang_us(*algorithm, problem, model);
     if (choice) out["auto"] = auto_choice_json(*choice, calibration_path, all_us, choose_us);
     if (root_path) out["root_path_model"] = root_path_json(*root_path, contention);
+    if (!pattern_text.empty()) out["pattern"] = bench::TrafficPattern::parse(pattern_text, seed).describe();
     if (flat) {
-      out["liu_flat_model"] = {{"predicted_us", flat->predicted_us},
-                               {"startups", flat->startups},
-                               {"max_traffic_bytes", flat->max_traffic}};
+      out["startups"] = flat->startups;
+      out["max_traffic_bytes"] = flat->max_traffic;
+      if (calibration) {
+        out["liu_flat_model"] = {{"predicted_us", flat->predicted_us},
+                                 {"startups", flat->startups},
+                                 {"max_traffic_bytes", flat->max_traffic}};
+      }
     }
     if (loads) tools::add_link_loads(out, *loads);
     if (verify_it) {
@@ -341,9 +385,15 @@ int main(int argc, char** argv) {
       std::cout << '\n';
     }
     if (root_path) print_root_path(*root_path, contention);
-    if (flat) {
+    if (!pattern_text.empty()) {
+      std::cout << "traffic " << bench::TrafficPattern::parse(pattern_text, seed).describe() << " around "
+                << block_bytes << " bytes per block\n";
+    }
+    if (flat && calibration) {
       std::cout << "Liu's flat model (" << calibration_path << "): " << flat->predicted_us << " us, "
                 << flat->startups << " start-ups on the critical path, L_max " << flat->max_traffic << " bytes\n";
+    } else if (flat) {
+      std::cout << flat->startups << " start-ups on the critical path, L_max " << flat->max_traffic << " bytes\n";
     }
     print_schedule_text(std::cout, schedule);
     if (loads) tools::print_link_loads(std::cout, *loads);

@@ -22,6 +22,7 @@
 #include "network/mlfm.hpp"
 #include "network/switch_tree.hpp"
 #include "network/units.hpp"
+#include "bench_pattern.hpp"
 #include "plan_machine.hpp"
 #include "network/platform_description.hpp"
 
@@ -137,26 +138,37 @@ int print_bounds(const ClustersSpec& spec, const std::vector<std::size_t>& sizes
   return 0;
 }
 
-// The rooted operation a bound is asked for, and its ranks' hosts (from the hostfile, and the
-// topology file beside the platform); unset for alltoall.
-struct RootedAsk {
-  bool from_root = false;
-  int root = 0;
+// The operation a bound is asked for other than alltoall (scatter, gather, alltoallv), and its
+// ranks' hosts (from the hostfile, and the topology file beside the platform).
+struct JobAsk {
+  std::string op;
+  int root = 0;                                  // scatter, gather
+  std::optional<topocoll::bench::TrafficPattern> pattern;  // alltoallv: the per-pair sizes around -m
   std::vector<int> host_of_rank;
 };
 
 // Any platform topocoll-platform wrote (its network from its recorded command): the cut of
 // each link role in a column of its own, and the link of the worst cut; the bound of an
-// alltoall, or of the scatter or gather `rooted` describes.
+// alltoall, or of the operation `job` describes.
 int print_platform_bounds(const std::string& platform, const std::vector<std::size_t>& sizes,
-                          const std::optional<RootedAsk>& rooted) {
+                          const std::optional<JobAsk>& job) {
   const Network network = network_of_platform(platform);
   const auto bound = [&](std::size_t bytes) {
-    return rooted ? rooted_lower_bound(network, rooted->host_of_rank, rooted->root, bytes, rooted->from_root)
-                  : alltoall_lower_bound(network, bytes);
+    if (!job) return alltoall_lower_bound(network, bytes);
+    if (job->pattern) {
+      const int p = static_cast<int>(job->host_of_rank.size());
+      return alltoallv_lower_bound(network, job->host_of_rank,
+                                   [&](int i, int j) { return job->pattern->bytes(i, j, p, bytes); });
+    }
+    return rooted_lower_bound(network, job->host_of_rank, job->root, bytes, job->op == "scatter");
   };
-  const std::vector<std::pair<std::string, double>> roles = bound(1).by_role;
-  const int np = rooted ? static_cast<int>(rooted->host_of_rank.size()) : network.host_count();
+  std::vector<std::pair<std::string, double>> roles = bound(1).by_role;
+  if (job && job->pattern) {  // a sparse pattern's cuts at 1 byte may miss a role
+    for (const std::size_t bytes : sizes) {
+      if (bound(bytes).by_role.size() > roles.size()) roles = bound(bytes).by_role;
+    }
+  }
+  const int np = job ? static_cast<int>(job->host_of_rank.size()) : network.host_count();
   std::cout << "platform,np,bytes,bound_us,limited_by,latency_us,worst_link";
   for (const auto& [role, seconds] : roles) std::cout << ',' << role << "_us";
   std::cout << '\n';
@@ -259,13 +271,23 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   std::string bound_op = "alltoall", bound_hostfile;
   int bound_root = 0;
-  bound->add_option("--op", bound_op, "With --platform: the operation (scatter and gather: of -m bytes per rank)")
-      ->check(CLI::IsMember({"alltoall", "scatter", "gather"}))
+  bound->add_option("--op", bound_op,
+                    "With --platform: the operation (scatter and gather: of -m bytes per rank; alltoallv: the "
+                    "per-pair sizes of --pattern around -m)")
+      ->check(CLI::IsMember({"alltoall", "scatter", "gather", "alltoallv"}))
       ->capture_default_str();
   bound->add_option("--root", bound_root, "With --op scatter|gather: the root rank")->capture_default_str();
   bound->add_option("--hostfile", bound_hostfile,
-                    "With --op scatter|gather: the job's hostfile (rank r on line r; default: NAME.hosts beside "
-                    "the platform)");
+                    "With --op scatter|gather|alltoallv: the job's hostfile (rank r on line r; default: NAME.hosts "
+                    "beside the platform)");
+  std::string bound_pattern = "uniform";
+  std::uint64_t bound_seed = 1;
+  bound->add_option("--pattern", bound_pattern,
+                    "With --op alltoallv: topocoll-bench's traffic pattern (uniform, random, zipf:S, sparse:K, "
+                    "hotspot:H)")
+      ->capture_default_str();
+  bound->add_option("--seed", bound_seed, "With --op alltoallv: the pattern's seed, as topocoll-bench's")
+      ->capture_default_str();
 
   app.failure_message([](const CLI::App*, const CLI::Error& error) {
     return "topocoll-platform: " + std::string(error.what()) + "\nRun topocoll-platform --help for the options.\n";
@@ -290,20 +312,23 @@ int main(int argc, char** argv) {
       return write_platform(spec, mlfm_network(spec), mesh.name, mesh.output_dir);
     }
     if (bound_op != "alltoall" && bound_platform.empty()) {
-      throw CLI::ValidationError("--op", "the bound of a scatter or gather is computed on a platform: give --platform");
+      throw CLI::ValidationError("--op", "the bound of a " + bound_op + " is computed on a platform: give --platform");
+    }
+    if (bound_op != "alltoallv" && (bound->count("--pattern") > 0 || bound->count("--seed") > 0)) {
+      throw CLI::ValidationError("--pattern", "a traffic pattern is for --op alltoallv");
     }
     if (!bound_platform.empty()) {
       if (bound_options.n1 != 0 || bound_options.n2 != 0 || !bound_options.nodes.empty()) {
         throw CLI::ValidationError("--platform", "give either --platform or a description (--n1, --n2, --nodes)");
       }
-      std::optional<RootedAsk> rooted;
+      std::optional<JobAsk> job;
       if (bound_op != "alltoall") {
         const std::size_t stem = bound_platform.size() - (bound_platform.ends_with(".xml") ? 4 : 0);
         const PlanMachine machine = load_plan_machine(bound_platform.substr(0, stem) + ".topology.json", bound_hostfile, 0);
-        rooted = RootedAsk{bound_op == "scatter", bound_root,
-                           hosts_of_ranks(network_of_platform(bound_platform), machine)};
+        job = JobAsk{bound_op, bound_root, std::nullopt, hosts_of_ranks(network_of_platform(bound_platform), machine)};
+        if (bound_op == "alltoallv") job->pattern = topocoll::bench::TrafficPattern::parse(bound_pattern, bound_seed);
       }
-      return print_platform_bounds(bound_platform, parse_sizes(size_range), rooted);
+      return print_platform_bounds(bound_platform, parse_sizes(size_range), job);
     }
     return print_bounds(make_spec(bound_options), parse_sizes(size_range));
   } catch (const CLI::ParseError& error) {

@@ -12,9 +12,9 @@ namespace topocoll::network {
 namespace {
 
 // One capacity of a link: both directions of a SHARED link, one of a SPLITDUPLEX one. The
-// blocks through it, counted per route latency.
+// bytes of the blocks through it, per route latency (integers: sums are exact).
 struct Cut {
-  std::map<double, long long> blocks_by_latency;
+  std::map<double, unsigned long long> bytes_by_latency;
 };
 
 // A cut's time, and the route latency in front of the bytes that set it.
@@ -23,12 +23,12 @@ struct CutTime {
   double latency = 0.0;
 };
 
-CutTime cut_time(const Cut& cut, double block_bytes, double bandwidth) {
+CutTime cut_time(const Cut& cut, double bandwidth) {
   CutTime time;
-  long long at_least = 0;  // blocks whose route latency is at least the current one
-  for (auto it = cut.blocks_by_latency.rbegin(); it != cut.blocks_by_latency.rend(); ++it) {
+  unsigned long long at_least = 0;  // bytes of the routes whose latency is at least the current one
+  for (auto it = cut.bytes_by_latency.rbegin(); it != cut.bytes_by_latency.rend(); ++it) {
     at_least += it->second;
-    const double seconds = it->first + static_cast<double>(at_least) * block_bytes / bandwidth;
+    const double seconds = it->first + static_cast<double>(at_least) / bandwidth;
     if (seconds > time.seconds) time = {seconds, it->first};
   }
   return time;
@@ -41,15 +41,15 @@ int role_rank(const std::string& role) {
   return 3;
 }
 
-// The bound of blocks of `block_bytes` sent between hosts; `for_each_block(add)` calls add(a, b)
-// once per block from host a to host b.
+// The bound of blocks sent between hosts; `for_each_block(add)` calls add(a, b, bytes) once per
+// block of `bytes` bytes from host a to another host b (a flow, with its latency, even empty).
 template <typename ForEachBlock>
-AlltoallBound bound_of_blocks(const Network& network, std::size_t block_bytes, ForEachBlock&& for_each_block) {
+AlltoallBound bound_of_blocks(const Network& network, ForEachBlock&& for_each_block) {
   // Index 2 * link + direction (direction 0 for a SHARED link's single capacity).
   std::vector<Cut> cuts(2 * network.links.size());
   AlltoallBound bound;
   std::vector<Hop> hops;
-  for_each_block([&](int a, int b) {
+  for_each_block([&](int a, int b, std::size_t bytes) {
     network.route(a, b, hops);
     const double latency = network.latency(hops);
     bound.latency = std::max(bound.latency, latency);
@@ -57,15 +57,14 @@ AlltoallBound bound_of_blocks(const Network& network, std::size_t block_bytes, F
       const Link& link = network.links[static_cast<std::size_t>(h.link)];
       if (!link.is_cut()) continue;
       const int direction = link.sharing == Sharing::splitduplex && h.down ? 1 : 0;
-      ++cuts[2 * static_cast<std::size_t>(h.link) + direction].blocks_by_latency[latency];
+      cuts[2 * static_cast<std::size_t>(h.link) + direction].bytes_by_latency[latency] += bytes;
     }
   });
-  const double b = static_cast<double>(block_bytes);
   std::map<std::string, double> latency_of_role;  // in front of each role's worst cut
   for (std::size_t i = 0; i < cuts.size(); ++i) {
-    if (cuts[i].blocks_by_latency.empty()) continue;
+    if (cuts[i].bytes_by_latency.empty()) continue;
     const Link& link = network.links[i / 2];
-    const CutTime time = cut_time(cuts[i], b, link.bandwidth);
+    const CutTime time = cut_time(cuts[i], link.bandwidth);
     const double seconds = time.seconds;
     auto it = std::find_if(bound.by_role.begin(), bound.by_role.end(),
                            [&](const auto& entry) { return entry.first == link.role; });
@@ -112,10 +111,10 @@ AlltoallBound alltoall_lower_bound(const Network& network, std::size_t block_byt
     throw std::invalid_argument("the bound of a total exchange is modelled for one rank per host only");
   }
   const int hosts = network.host_count();
-  return bound_of_blocks(network, block_bytes, [&](auto&& add) {
+  return bound_of_blocks(network, [&](auto&& add) {
     for (int a = 0; a < hosts; ++a)
       for (int b = 0; b < hosts; ++b)
-        if (a != b) add(a, b);
+        if (a != b) add(a, b, block_bytes);
   });
 }
 
@@ -126,13 +125,27 @@ AlltoallBound rooted_lower_bound(const Network& network, const std::vector<int>&
                                 std::to_string(host_of_rank.size()) + " ranks");
   }
   const int root_host = host_of_rank[static_cast<std::size_t>(root)];
-  return bound_of_blocks(network, block_bytes, [&](auto&& add) {
+  return bound_of_blocks(network, [&](auto&& add) {
     for (const int host : host_of_rank) {
       if (host == root_host) continue;
       if (from_root) {
-        add(root_host, host);
+        add(root_host, host, block_bytes);
       } else {
-        add(host, root_host);
+        add(host, root_host, block_bytes);
+      }
+    }
+  });
+}
+
+AlltoallBound alltoallv_lower_bound(const Network& network, const std::vector<int>& host_of_rank,
+                                    const std::function<std::size_t(int, int)>& bytes) {
+  const int p = static_cast<int>(host_of_rank.size());
+  return bound_of_blocks(network, [&](auto&& add) {
+    for (int i = 0; i < p; ++i) {
+      for (int j = 0; j < p; ++j) {
+        const int a = host_of_rank[static_cast<std::size_t>(i)], b = host_of_rank[static_cast<std::size_t>(j)];
+        if (a == b) continue;
+        if (const std::size_t block = bytes(i, j); block > 0) add(a, b, block);
       }
     }
   });

@@ -1,6 +1,7 @@
 // A lower bound on the time of one total exchange (MPI_Alltoall, blocks of B bytes, one rank per
-// host), or of a scatter or gather, on a network, whatever the algorithm, from its cuts: every block i -> j crosses each link
-// of the route from host i to host j, so a link (each direction of a SPLITDUPLEX one) must carry
+// host; MPI_Alltoallv, any sizes), or of a scatter or gather, on a network, whatever the
+// algorithm, from its cuts: every block i -> j crosses each link of the route from host i to
+// host j, so a link (each direction of a SPLITDUPLEX one) must carry
 // all of those blocks at its bandwidth, and none of a block's bytes arrive before its route's
 // latency has passed (SimGrid's flow model). A cut's time is the largest, over the latencies L
 // of the routes through it, of L + (the bytes of routes at least that long) / bandwidth. The
@@ -9,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,5 +42,11 @@ AlltoallBound alltoall_lower_bound(const Network& network, std::size_t block_byt
 // rank r runs on (several ranks per host allowed).
 AlltoallBound rooted_lower_bound(const Network& network, const std::vector<int>& host_of_rank, int root,
                                  std::size_t block_bytes, bool from_root);
+
+// The same bound for an irregular total exchange (MPI_Alltoallv): block i -> j has bytes(i, j)
+// bytes and crosses the route from rank i's host to rank j's. Empty blocks are no flow (they
+// add no latency); ranks sharing a host use its loopback, which is no cut.
+AlltoallBound alltoallv_lower_bound(const Network& network, const std::vector<int>& host_of_rank,
+                                    const std::function<std::size_t(int, int)>& bytes);
 
 }  // namespace topocoll::network

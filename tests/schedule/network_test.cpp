@@ -58,6 +58,35 @@ TEST(SwitchTree, BoundFromTheUplinkCut) {
   EXPECT_EQ(bound.worst_link, "leaf0-up-0");
 }
 
+// An alltoallv on the same two leaves: uniform traffic has alltoall's bound; when every rank
+// sends 4 MB to rank 0 alone, leaf 0's uplink carries two of them (8 ms at 1 GB/s) and rank 0's
+// link three (1.2 ms at 10 GB/s); empty blocks are no flow, so one block inside a leaf is
+// bound by its own short route.
+TEST(SwitchTree, IrregularBoundFromTheBlocksThatExist) {
+  SwitchTreeSpec spec = tree(2, 2, 1, 1);
+  spec.uplink_bandwidth = 1e9;
+  spec.node_bandwidth = 10e9;
+  const Network network = switch_tree_network(spec);
+  const std::vector<int> host_of_rank{0, 1, 2, 3};
+  const AlltoallBound uniform = alltoallv_lower_bound(network, host_of_rank, [](int, int) { return 1000000; });
+  EXPECT_DOUBLE_EQ(uniform.seconds, alltoall_lower_bound(network, 1000000).seconds);
+  EXPECT_DOUBLE_EQ(uniform.role("node-link"), alltoall_lower_bound(network, 1000000).role("node-link"));
+
+  const auto to_zero = [](int i, int j) -> std::size_t { return j == 0 && i != 0 ? 4000000 : 0; };
+  const AlltoallBound hot = alltoallv_lower_bound(network, host_of_rank, to_zero);
+  const double route = 1e-6 + 100e-9 + 1e-6 + 1e-6 + 100e-9 + 1e-6;
+  const double inside = 1e-6 + 100e-9 + 1e-6;
+  EXPECT_EQ(hot.limited_by, "uplink");
+  EXPECT_EQ(hot.worst_link, "leaf0-up-0");  // on its way down to rank 0
+  EXPECT_NEAR(hot.seconds, route + 8e6 / 1e9, 1e-12);
+  EXPECT_NEAR(hot.role("node-link"), inside + 12e6 / 10e9, 1e-12);
+
+  const AlltoallBound one = alltoallv_lower_bound(network, host_of_rank,
+                                                  [](int i, int j) -> std::size_t { return i == 1 && j == 0 ? 10 : 0; });
+  EXPECT_NEAR(one.latency, inside, 1e-15);
+  EXPECT_EQ(one.role("uplink"), 0.0);
+}
+
 // A gather to host 0 of a leaf of 16 hosts, with one host under another leaf behind 1 ms
 // uplinks: the root's link carries 16 blocks from its own leaf, whose 2 us routes are far
 // shorter than the longest (over 2 ms). The bound (3.2 ms) is under twice the longest route's
