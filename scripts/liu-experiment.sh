@@ -2,12 +2,15 @@
 # Liu's four-stage alltoallv against the direct exchange, pairwise and SMPI's own MPI_Alltoallv
 # (ompi and mpich selectors), with lg and overlap where there are two clusters, on irregular
 # traffic (topocoll-bench --pattern: uniform, zipf:1.2, sparse:4, hotspot:2, seed 1) at 64
-# ranks on three simulated networks written by topocoll-platform into results/liu/:
+# ranks (--ranks N: N) on three simulated networks written by topocoll-platform into results/liu/:
 #   crossbar-64        two clusters of 32 hosts joined by a 6.4 Tbit/s backbone that no
 #                      traffic can fill: a crossbar, 100 Gbit/s host links, about 2.3 us apart.
 #                      Not run by default: SimGrid 3.32's max-min solver crashes there
-#                      (segmentation fault in lmm::MaxMin::do_solve) at 63 and 64 ranks under
-#                      the SMPI and CM02 models, native included.
+#                      (segmentation fault in lmm::MaxMin::do_solve) from 63 ranks under the
+#                      SMPI and CM02 models, native included: `direct` with 16-byte blocks at
+#                      63 ranks crashes, at 62 it runs, and so does every arrangement tried
+#                      where no shared link is the bottleneck (a switch tree with 3.2 Tbit/s
+#                      uplinks, FATPIPE or SHARED backbones, 10 Gbit/s hosts).
 #   switch-tree-2x32   two leaf switches of 32 hosts under one spine, the traffic between them
 #                      on one 100 Gbit/s uplink (32:1; docs/platforms.md, switch-tree)
 #   two-clusters-32-32 the LG paper's grid (1 Gbit/s nodes, 10 Gbit/s / 5 ms backbone)
@@ -21,17 +24,36 @@
 # window); the time of a call is max_us (until the last rank is done).
 # Writes results/liu/liu-PLATFORM.csv (MODEL,PLATFORM,PATTERN,SELECTOR, then topocoll-bench's
 # columns) and liu-PLATFORM-auto.txt (what auto ran at each point). About 8 minutes a platform on two cores.
-# Usage: scripts/liu-experiment.sh [PLATFORM...]   (default: switch-tree-2x32 two-clusters-32-32)
+# Usage: scripts/liu-experiment.sh [--ranks N] [--patterns P,Q,...] [--sizes B,...] [--models M,...] [PLATFORM...]
+#   --ranks N     ranks (even; default 64): the platforms are crossbar-N, switch-tree-2x(N/2) and
+#                 two-clusters-(N/2)-(N/2) (default: the last two)
+#   --patterns    default uniform,zipf:1.2,sparse:4,hotspot:2; --sizes default 16,1024;
+#   --models      default SMPI-unit,overhead-1us (subsets for large N, whose points take longer)
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out="$repo/results/liu"
 mkdir -p "$out"
 platform_tool="$repo/build/mpi/tools/topocoll-platform"
 [[ -x $platform_tool ]] || { echo "$0: build the mpi preset first (cmake --build --preset mpi)" >&2; exit 2; }
-"$platform_tool" clusters --nodes 32,32 --node-bw 100Gbps --node-lat 1us --switch-lat 100ns --wan-bw 6400Gbps \
-  --wan-lat 100ns --name crossbar-64 -o "$out" >/dev/null
-"$platform_tool" switch-tree --leaves 2 --hosts-per-leaf 32 --name switch-tree-2x32 -o "$out" >/dev/null
-"$platform_tool" two-clusters --n1 32 --n2 32 --name two-clusters-32-32 -o "$out" >/dev/null
+np=64 patterns=uniform,zipf:1.2,sparse:4,hotspot:2 sizes=16,1024 models=SMPI-unit,overhead-1us
+platforms=()
+while (($# > 0)); do
+  case $1 in
+    --ranks) np=$2; shift 2 ;;
+    --patterns) patterns=$2; shift 2 ;;
+    --sizes) sizes=$2; shift 2 ;;
+    --models) models=$2; shift 2 ;;
+    -*) echo "$0: unknown option $1" >&2; exit 2 ;;
+    *) platforms+=("$1"); shift ;;
+  esac
+done
+[[ $np =~ ^[0-9]+$ ]] && ((np >= 4 && np % 2 == 0)) || { echo "$0: --ranks takes an even number from 4" >&2; exit 2; }
+half=$((np / 2))
+"$platform_tool" clusters --nodes "$half,$half" --node-bw 100Gbps --node-lat 1us --switch-lat 100ns \
+  --wan-bw "$((np * 100))Gbps" --wan-lat 100ns --name "crossbar-$np" -o "$out" >/dev/null
+"$platform_tool" switch-tree --leaves 2 --hosts-per-leaf "$half" --name "switch-tree-2x$half" -o "$out" >/dev/null
+"$platform_tool" two-clusters --n1 "$half" --n2 "$half" --name "two-clusters-$half-$half" -o "$out" >/dev/null
+((${#platforms[@]} > 0)) || platforms=("switch-tree-2x$half" "two-clusters-$half-$half")
 
 flags=(--format csv --copy-bandwidth 5e9 --sync window -i 1 -x 0 --op alltoallv --seed 1)
 
@@ -55,9 +77,9 @@ run() {
   local model=$1 platform=$2 pattern=$3 selector=$4 algorithms=$5 cfg=()
   [[ $model == overhead-1us ]] && cfg+=("${overhead_cfg[@]}")
   cfg+=(--calibration "$(calibration "$model" "$platform")")
-  for m in 16 1024; do
+  for m in ${sizes//,/ }; do
     echo "# $model $platform $pattern $selector $algorithms -m $m" >&2
-    "$repo/scripts/simulate.sh" --selector "$selector" "${cfg[@]}" "$out/$platform.xml" 64 -- "${flags[@]}" \
+    "$repo/scripts/simulate.sh" --selector "$selector" "${cfg[@]}" "$out/$platform.xml" "$np" -- "${flags[@]}" \
       --pattern "$pattern" --algorithms "$algorithms" -m "$m" 2>"$log" |
       grep -v '^#' | grep -v '^op,' | sed "s/^/$model,$platform,$pattern,$selector,/" >>"$out/liu-$platform.csv"
     # What auto ran (topocoll-bench says it on standard error).
@@ -65,17 +87,15 @@ run() {
   done
 }
 
-platforms=("$@")
-((${#platforms[@]} > 0)) || platforms=(switch-tree-2x32 two-clusters-32-32)
 for platform in "${platforms[@]}"; do
   [[ -f $out/$platform.xml ]] || { echo "$0: unknown platform '$platform'" >&2; exit 2; }
   echo "model,platform,pattern,selector,op,algorithm,np,bytes,avg_us,min_us,max_us,iterations,valid" \
     >"$out/liu-$platform.csv"
   : >"$out/liu-$platform-auto.txt"
   algorithms=liu,direct,pairwise,auto,native
-  [[ $platform == two-clusters-32-32 ]] && algorithms=liu,direct,pairwise,lg,overlap,auto,native
-  for model in SMPI-unit overhead-1us; do
-    for pattern in uniform zipf:1.2 sparse:4 hotspot:2; do
+  [[ $platform == two-clusters-* ]] && algorithms=liu,direct,pairwise,lg,overlap,auto,native
+  for model in ${models//,/ }; do
+    for pattern in ${patterns//,/ }; do
       run "$model" "$platform" "$pattern" ompi "$algorithms"
       run "$model" "$platform" "$pattern" mpich native
     done

@@ -25,7 +25,7 @@ for platform in "${platforms[@]}"; do
   csv="$out/statistics-$platform.csv"
   echo "platform,pattern,bytes,algorithm,startups,max_messages_per_rank,max_traffic_bytes,bound_us,limited_by" >"$csv"
   algorithms=(liu direct pairwise)
-  [[ $platform == two-clusters-32-32 ]] && algorithms+=(lg overlap)
+  [[ $platform == two-clusters-* ]] && algorithms+=(lg overlap)
   for pattern in uniform zipf:1.2 sparse:4 hotspot:2; do
     for m in 16 1024; do
       for algorithm in "${algorithms[@]}"; do
