@@ -53,8 +53,8 @@ MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_
     if (op == Operation::alltoallv) skewed = skewed_shape(summary, call.problem.size, topology);
     if (skewed) block_bytes = skewed->average_block_bytes;
   }
-  // The stand-in every rank can price alike: MPI_Alltoall's layout, or the root's row
-  // (column) of equal blocks; for an alltoallv whose traffic is skewed or sparse, its shape.
+  // The stand-in every rank can price alike: equal blocks in MPI_Alltoall's layout, or the
+  // root's row (column) of them; for an alltoallv whose traffic is skewed or sparse, its shape.
   Problem uniform = call.problem;
   std::optional<RootedBlocks> rooted;
   std::optional<TrafficStandIn> stand_in;
@@ -67,8 +67,9 @@ MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_
     uniform.blocks = &*stand_in;
     uniform.block_bytes = block_bytes;
   } else {
+    // Even traffic: blocks of the average size, priced as the call's operation, so that an
+    // alltoallv's size exchange (lg's) is paid as the call will pay it.
     uniform.blocks = nullptr;
-    uniform.operation = Operation::alltoall;
     uniform.block_bytes = block_bytes;
   }
   const std::string key = choice_key(call, block_bytes) + (skewed ? "\n" + skewed->key() : std::string());
