@@ -260,6 +260,14 @@ TEST(AutoSelect, AVFormPaysForItsSizeQuestions) {
   const Problem uniform{16, 16, &topology, {}};
   EXPECT_DOUBLE_EQ(*predicted(select_algorithm(uniform, machine), "lg").predicted_us,
                    predict_plan_us(*find_algorithm(Operation::alltoall, "lg")->plan(uniform), 16, pricing));
+  // The executor's stand-in for an alltoallv with even traffic: equal blocks (no layout), the
+  // alltoallv's operation. It pays the size exchange as the call does, and prices like the
+  // real equal blocks.
+  Problem even = uniform;
+  even.operation = Operation::alltoallv;
+  const AlgorithmPrediction lg_even = predicted(select_algorithm(even, machine), "lg");
+  EXPECT_NE(lg_even.note.find("size exchange"), std::string::npos) << lg_even.note;
+  EXPECT_NEAR(*lg_even.predicted_us, *predicted(choice, "lg").predicted_us, 1e-9);
 }
 
 }  // namespace
