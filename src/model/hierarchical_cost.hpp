@@ -41,10 +41,9 @@
 // What it ignores: contention inside a group (switch capacity below the backbone) unless the
 // network's links are known, packets and queues (head-of-line blocking, TCP slow start,
 // losses), receives completed while others are still arriving (o_r is charged after the last
-// byte), ranks running ahead into the next round, copies sharing memory with the transfers they
-// overlap, and
-// more than one backbone per pair of groups (every pair of groups at the backbone level is
-// assumed joined like the calibrated pair).
+// byte), ranks running ahead into the next round, copies sharing memory with the transfers
+// they overlap, and more than one backbone per pair of groups (every pair of groups at the
+// backbone level is assumed joined like the calibrated pair).
 // On a single-level machine with Tam and Wang's parameters (machine_from_tam_wang) it gives
 // their formulas: each round max(packets) * g + T_w when messages are whole packets.
 #pragma once
