@@ -10,6 +10,7 @@ run on shared buffers (timing only), `-` series that did not run.
 Usage: scripts/scatter-gather-table.py   (reads results/ib-switch-tree/scatter-gather*.csv)
 """
 import csv
+import functools
 import os
 import subprocess
 import sys
@@ -19,17 +20,16 @@ COLUMNS = [("topocoll", "linear", "linear"), ("topocoll", "binomial", "binomial"
            ("native-mpich", "native", "mpich"), ("native-mvapich2", "native", "mvapich2")]
 
 
-def bounds(repo, op, sizes):
-    """bytes -> the bound in us, from topocoll-platform bound."""
+@functools.cache
+def bound_us(repo, op, size):
+    """The bound in us of `op` with `size` bytes per rank, from topocoll-platform bound (once per
+    operation and size: every network model shares the quiet network's bound)."""
     tool = os.path.join(repo, "build", "mpi", "tools", "topocoll-platform")
-    out = {}
-    for size in sizes:
-        text = subprocess.run([tool, "bound", "--platform", os.path.join(repo, "platforms", "ib-switch-tree.xml"),
-                               "--op", op, "--root", "0", "--hostfile",
-                               os.path.join(repo, "platforms", "ib-switch-tree-296.hosts"), "-m", str(size)],
-                              capture_output=True, text=True, check=True).stdout.splitlines()
-        out[size] = float(text[1].split(",")[3])
-    return out
+    text = subprocess.run([tool, "bound", "--platform", os.path.join(repo, "platforms", "ib-switch-tree.xml"),
+                           "--op", op, "--root", "0", "--hostfile",
+                           os.path.join(repo, "platforms", "ib-switch-tree-296.hosts"), "-m", str(size)],
+                          capture_output=True, text=True, check=True).stdout.splitlines()
+    return float(text[1].split(",")[3])
 
 
 def main():
@@ -48,7 +48,6 @@ def main():
             sizes = sorted({b for (m, o, _, _, b) in points if m == model and o == op})
             if not sizes:
                 continue
-            bound = bounds(repo, op, sizes)
             print(f"{op}, {model} (us; max over ranks from a common start)\n")
             print("| bytes per rank | " + " | ".join(c[2] for c in COLUMNS) + " | bound |")
             print("|---" * (len(COLUMNS) + 2) + "|")
@@ -57,7 +56,7 @@ def main():
                 for series, algorithm, _ in COLUMNS:
                     r = points.get((model, op, series, algorithm, size))
                     cells.append("-" if r is None else f"{float(r['max_us']):.1f}" + ("*" if r["valid"] == "skipped" else ""))
-                print(f"| {size} | " + " | ".join(cells) + f" | {bound[size]:.1f} |")
+                print(f"| {size} | " + " | ".join(cells) + f" | {bound_us(repo, op, size):.1f} |")
             print()
     return 0
 

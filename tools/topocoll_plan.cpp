@@ -263,11 +263,12 @@ int main(int argc, char** argv) {
     problem.block_bytes = block_bytes;
     problem.knobs.group_width = group_width;
   }
+  std::optional<bench::TrafficPattern> pattern;
   std::optional<KnownBlocks> pattern_layout;
   if (!pattern_text.empty()) {
     try {
-      pattern_layout.emplace(
-          pattern_sizes(bench::TrafficPattern::parse(pattern_text, seed), topology->size(), block_bytes));
+      pattern = bench::TrafficPattern::parse(pattern_text, seed);
+      pattern_layout.emplace(pattern_sizes(*pattern, topology->size(), block_bytes));
     } catch (const std::exception& e) {
       std::cerr << "topocoll-plan: " << e.what() << '\n';
       return 2;
@@ -351,7 +352,7 @@ int main(int argc, char** argv) {
     out["predicted_us_tam_wang_table1"] = predict_tam_wang_us(*algorithm, problem, model);
     if (choice) out["auto"] = auto_choice_json(*choice, calibration_path, all_us, choose_us);
     if (root_path) out["root_path_model"] = root_path_json(*root_path, contention);
-    if (!pattern_text.empty()) out["pattern"] = bench::TrafficPattern::parse(pattern_text, seed).describe();
+    if (pattern) out["pattern"] = pattern->describe();
     if (flat) {
       out["startups"] = flat->startups;
       out["max_traffic_bytes"] = flat->max_traffic;
@@ -385,8 +386,8 @@ int main(int argc, char** argv) {
       std::cout << '\n';
     }
     if (root_path) print_root_path(*root_path, contention);
-    if (!pattern_text.empty()) {
-      std::cout << "traffic " << bench::TrafficPattern::parse(pattern_text, seed).describe() << " around "
+    if (pattern) {
+      std::cout << "traffic " << pattern->describe() << " around "
                 << block_bytes << " bytes per block\n";
     }
     if (flat && calibration) {

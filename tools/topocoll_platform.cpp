@@ -162,20 +162,22 @@ int print_platform_bounds(const std::string& platform, const std::vector<std::si
     }
     return rooted_lower_bound(network, job->host_of_rank, job->root, bytes, job->op == "scatter");
   };
-  std::vector<std::pair<std::string, double>> roles = bound(1).by_role;
-  if (job && job->pattern) {  // a sparse pattern's cuts at 1 byte may miss a role
-    for (const std::size_t bytes : sizes) {
-      if (bound(bytes).by_role.size() > roles.size()) roles = bound(bytes).by_role;
-    }
+  std::vector<AlltoallBound> bounds;
+  for (const std::size_t bytes : sizes) bounds.push_back(bound(bytes));
+  // A column per link role with a cut. Each size has them all, except that an alltoallv's empty
+  // blocks are no flow: a sparse pattern's small sizes may miss a role the larger ones have.
+  std::vector<std::pair<std::string, double>> roles;
+  for (const AlltoallBound& b : bounds) {
+    if (b.by_role.size() > roles.size()) roles = b.by_role;
   }
   const int np = job ? static_cast<int>(job->host_of_rank.size()) : network.host_count();
   std::cout << "platform,np,bytes,bound_us,limited_by,latency_us,worst_link";
   for (const auto& [role, seconds] : roles) std::cout << ',' << role << "_us";
   std::cout << '\n';
   const std::string name = std::filesystem::path(platform).stem().string();
-  for (const std::size_t bytes : sizes) {
-    const AlltoallBound b = bound(bytes);
-    std::printf("%s,%d,%zu,%.3f,%s,%.3f,%s", name.c_str(), np, bytes, b.seconds * 1e6,
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    const AlltoallBound& b = bounds[k];
+    std::printf("%s,%d,%zu,%.3f,%s,%.3f,%s", name.c_str(), np, sizes[k], b.seconds * 1e6,
                 b.limited_by.c_str(), b.latency * 1e6, b.worst_link.c_str());
     for (const auto& [role, seconds] : roles) std::printf(",%.3f", b.role(role) * 1e6);
     std::printf("\n");
