@@ -109,6 +109,16 @@ std::vector<Posting> posting_order(const PlannedRound& round, bool bounded, int 
   return order;
 }
 
+// A round in which the rank only sends one message, kept in no later round and overlapping no
+// copy: it goes out as a blocking MPI_Send, as MPI libraries' own trees send up or down. The
+// same as MPI_Isend and a wait in MPI's semantics, without a request; SMPI (3.32) charges its
+// per-message overhead smpi/ois to every MPI_Isend but smpi/os to a blocking send only below
+// the eager limit, so this is also what keeps a simulated tree priced as the native one.
+bool is_lone_send(const PlannedRound& round) {
+  return round.sends.size() == 1 && round.recvs.empty() && round.sends.front().overlap_rounds == 0 &&
+         std::none_of(round.copies.begin(), round.copies.end(), [](const LocalCopy& c) { return c.after_posts; });
+}
+
 }  // namespace
 
 MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI_Comm comm, int tag,
@@ -136,6 +146,17 @@ MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers,
     const PlannedRound& round = plan.rounds[t];
     run_local_copies(round, buffers, settings.copy_bandwidth, false);
     std::vector<OwnedDatatype> call_types;  // freed after the round's wait
+    if (is_lone_send(round)) {
+      PointToPoint operation;
+      if (auto failure = to_point_to_point(round.sends.front(), PointToPoint::Direction::send, buffers, call_types,
+                                           operation)) {
+        keep(std::move(failure));
+      } else {
+        keep(send_now(operation, comm, tag));
+      }
+      if (due[t]) keep(due[t]->wait_all());
+      continue;
+    }
     RequestWindow window(comm, tag, capacity);
     for (const auto& [transfer, direction] : posting_order(round, bounded, rank, size)) {
       const bool lasting = !bounded && transfer->overlap_rounds > 0;

@@ -18,6 +18,12 @@ bool is_error_in_status(int rc) {
 
 }  // namespace
 
+MaybeFailure send_now(const PointToPoint& operation, MPI_Comm comm, int tag) {
+  const int rc = MPI_Send(operation.buffer, operation.count, operation.type, operation.peer, tag, comm);
+  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Send", rc);
+  return std::nullopt;
+}
+
 RequestWindow::RequestWindow(MPI_Comm comm, int tag, std::size_t capacity)
     : comm_(comm), tag_(tag), capacity_(capacity) {
   if (capacity_ > 0) {

@@ -29,6 +29,9 @@ struct PointToPoint {
   std::size_t bytes = 0;  // count * size of type: what a receive expects
 };
 
+// A send that blocks until its buffer may be reused (MPI_Send), outside any window.
+MaybeFailure send_now(const PointToPoint& operation, MPI_Comm comm, int tag);
+
 class RequestWindow {
  public:
   RequestWindow(MPI_Comm comm, int tag, std::size_t capacity);

@@ -50,6 +50,11 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
   return rc;
 }
 
+int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  if (counting) ++recorded.blocking_sends;
+  return PMPI_Send(buf, count, type, dest, tag, comm);
+}
+
 int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
               MPI_Request* request) {
   const int rc = PMPI_Irecv(buf, count, type, source, tag, comm, request);

@@ -1,7 +1,8 @@
 // Counts, through the MPI profiling interface, the point-to-point requests the library has
-// in flight and its MPI_Pack/MPI_Unpack calls, while a test enables counting. The test
-// program defines MPI_Isend, MPI_Irecv, the MPI_Wait* calls, MPI_Pack and MPI_Unpack, and
-// forwards them to PMPI_*; the statically linked library resolves to these definitions.
+// in flight, its blocking sends and its MPI_Pack/MPI_Unpack calls, while a test enables
+// counting. The test program defines MPI_Isend, MPI_Irecv, MPI_Send, the MPI_Wait* calls,
+// MPI_Pack and MPI_Unpack, and forwards them to PMPI_*; the statically linked library
+// resolves to these definitions.
 #pragma once
 
 namespace topocoll::testing {
@@ -10,6 +11,7 @@ struct CallCounts {
   long posted = 0;         // MPI_Isend + MPI_Irecv
   long in_flight = 0;      // posted and not yet completed by an MPI_Wait* call
   long max_in_flight = 0;
+  long blocking_sends = 0;  // MPI_Send calls
   long packs = 0;          // MPI_Pack calls
   long unpacks = 0;        // MPI_Unpack calls
 };

@@ -370,7 +370,9 @@ TEST(LinkCost, TheModelSeesSharedLinksAndAutoTheAlgorithmsThatAvoidThem) {
   const double link_bound_us =
       (box.size() - 1) * static_cast<double>(problem.block_bytes) / machine.injection_bytes_per_us;
   for (const AlgorithmPrediction& p : seen.predictions) {
-    if (p.predicted_us) EXPECT_GE(*p.predicted_us, link_bound_us) << p.algorithm;
+    if (p.predicted_us) {
+      EXPECT_GE(*p.predicted_us, link_bound_us) << p.algorithm;
+    }
   }
   for (const char* crowded : {"shift", "pairwise", "group-shuffle", "linkaware"}) EXPECT_NE(seen.algorithm, crowded);
   const auto predicted = [&](const std::string& name) {
