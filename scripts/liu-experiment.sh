@@ -63,10 +63,11 @@ flags=(--format csv --copy-bandwidth 5e9 --sync window -i 1 -x 0 --op alltoallv 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 overhead_cfg=(--cfg smpi/os:0:1e-6:0 --cfg smpi/ois:0:1e-6:0 --cfg smpi/or:0:1e-6:0)
-# platform_cfg PLATFORM: settings of that platform's runs and calibrations. The crossbar runs with
+# platform_cfg PLATFORM: settings of that platform's runs and calibrations. The crossbar, and every
+# platform above 64 ranks (switch-tree-2x128 crashes the same way), run with
 # network/crosstraffic:1 (a flow's acknowledgements take 5% of the reverse direction's
 # bandwidth), the only setting found under which SimGrid 3.32 does not crash there (above).
-platform_cfg() { [[ $1 == crossbar-* ]] && echo "--cfg network/crosstraffic:1" || true; }
+platform_cfg() { [[ $1 == crossbar-* ]] || ((np > 64)) && echo "--cfg network/crosstraffic:1" || true; }
 # calibration MODEL PLATFORM: the file auto reads under that model, measured once.
 calibration() {
   local model=$1 platform=$2 file cfg=()

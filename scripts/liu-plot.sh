@@ -36,10 +36,11 @@ PY
 done
 
 columns=$(head -1 "$work/SMPI-unit.dat" | wc -w)
+ranks=$(awk -F, 'NR == 2 { print $7 }' "$csv")  # the np column
 gnuplot <<GP
 set terminal pngcairo size 1400,560 font ",10"
 set output "$repo/results/liu/liu-$platform.png"
-set multiplot layout 1,2 title "alltoallv at 64 ranks on $platform: time of the call (us, log scale)"
+set multiplot layout 1,2 title "alltoallv at $ranks ranks on $platform: time of the call (us, log scale)"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1

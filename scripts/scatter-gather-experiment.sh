@@ -4,7 +4,9 @@
 # platforms/ib-switch-tree-296.hosts), rooted at rank 0 (switch A), for linear, binomial, topo
 # (as published: every level, binomial phases) and topo as a two-level tree (the switch level
 # skipped, stars: node leaders straight to the root), beside SMPI's own scatter and gather under
-# the ompi, mpich and mvapich2 selectors, and auto (platforms/ib-switch-tree*.calibration.json).
+# the ompi, mpich and mvapich2 selectors, and auto (platforms/ib-switch-tree*.calibration.json),
+# from the cost model alone and, on the quiet network, with a decision table tuned on this job
+# (auto-tuned: platforms/ib-switch-tree*-tuned.calibration.json, made by topocoll-tune when absent).
 # Two models: SMPI-unit (flow-level, no per-message cost)
 # and the same with 1 us of CPU per message sent and received (smpi/os, smpi/ois, smpi/or), the
 # start-up cost that decides small messages on real hardware. Blocks of 16 B, 1 KiB and 16 KiB
@@ -43,6 +45,26 @@ calibration_of() {
   else echo "$repo/platforms/ib-switch-tree.calibration.json"; fi
 }
 
+# auto-tuned's calibration under a quiet model: the model's calibration plus the decision table that
+# scripts/simulate.sh --program topocoll-tune measures once on this job under that model (gather and
+# scatter at 16 B, 1 KiB and 16 KiB, root 0; one repetition: simulated time is deterministic), so
+# that auto runs the measured winner there and the cost model at 256 KiB (docs/tuning.md).
+tuned_calibration_of() {
+  local model=$1 file cfg=()
+  file="$repo/platforms/ib-switch-tree-tuned.calibration.json"
+  if [[ $model == overhead-1us ]]; then
+    file="$repo/platforms/ib-switch-tree-overhead-1us-tuned.calibration.json"
+    cfg=(--cfg smpi/os:0:1e-6:0 --cfg smpi/ois:0:1e-6:0 --cfg smpi/or:0:1e-6:0)
+  fi
+  if [[ ! -f $file ]]; then
+    echo "# tuning $model into $file" >&2
+    "$repo/scripts/simulate.sh" --program topocoll-tune --hostfile "$repo/platforms/ib-switch-tree-296.hosts" \
+      "${cfg[@]}" ib-switch-tree 296 -- --op gather,scatter --root 0 --sizes 16,1024,16384 --repeat 1 -i 1 -x 0 \
+      --calibration "$(calibration_of "$model")" --output "$file" >&2
+  fi
+  echo "$file"
+}
+
 # run MODEL SERIES SELECTOR OP ALGORITHMS SIZES [BENCH FLAGS...]
 run() {
   local model=$1 series=$2 selector=$3 op=$4 algorithms=$5 sizes=$6
@@ -74,6 +96,8 @@ for model in "${models[@]}"; do
       run "$model" topocoll ompi "$op" linear,binomial,topo "$sizes" "${shared[@]}"
       run "$model" two-level ompi "$op" topo "$sizes" --topo-skip 1 --topo-stars 6 "${shared[@]}"
       run "$model" auto ompi "$op" auto "$sizes" --calibration "$(calibration_of "$model")" "${shared[@]}"
+      [[ $network == quiet ]] &&
+        run "$model" auto-tuned ompi "$op" auto "$sizes" --calibration "$(tuned_calibration_of "$model")" "${shared[@]}"
       for selector in ompi mpich mvapich2; do
         # SimGrid 3.32's mvapich2 gather crashes on this platform (segmentation fault): left out.
         [[ $selector == mvapich2 && $op == gather ]] && continue

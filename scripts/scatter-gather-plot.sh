@@ -19,9 +19,9 @@ for name in scatter-gather.csv scatter-gather-busy.csv; do [[ -s "$dir/$name" ]]
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-series=(linear binomial topo two-level auto native-ompi native-mpich native-mvapich2)
-titles=("linear" "binomial" "topo (as published)" "topo, two-level" "auto" "native (Open MPI)" "native (MPICH)"
-        "native (MVAPICH2)")
+series=(linear binomial topo two-level auto auto-tuned native-ompi native-mpich native-mvapich2)
+titles=("linear" "binomial" "topo (as published)" "topo, two-level" "auto" "auto, tuned" "native (Open MPI)"
+        "native (MPICH)" "native (MVAPICH2)")
 
 # One table per model and operation: bytes, bound, then a column per series (NaN where missing).
 # A CSV row: model,series,op,algorithm,np,bytes,avg_us,min_us,max_us,...; topocoll's series name

@@ -3,7 +3,7 @@
 
 One Markdown table per network model and operation: a row per size, the time of the call
 (max_us: from a common start until the last rank is done) of linear, binomial, topo, topo as a
-two-level tree, auto and SMPI's own algorithms under the ompi, mpich and mvapich2 selectors,
+two-level tree, auto (from its cost model, and with a table tuned on the job) and SMPI's own algorithms under the ompi, mpich and mvapich2 selectors,
 then the network's lower bound (topocoll-platform bound, the quiet network's). `*` marks points
 run on shared buffers (timing only), `-` series that did not run.
 
@@ -16,7 +16,8 @@ import subprocess
 import sys
 
 COLUMNS = [("topocoll", "linear", "linear"), ("topocoll", "binomial", "binomial"), ("topocoll", "topo", "topo"),
-           ("two-level", "topo", "topo, two-level"), ("auto", "auto", "auto"), ("native-ompi", "native", "ompi"),
+           ("two-level", "topo", "topo, two-level"), ("auto", "auto", "auto"), ("auto-tuned", "auto", "auto, tuned"),
+           ("native-ompi", "native", "ompi"),
            ("native-mpich", "native", "mpich"), ("native-mvapich2", "native", "mvapich2")]
 
 

@@ -1,11 +1,12 @@
 // topocoll-tune: measured tuning where a machine is at hand (real MPI, or SMPI on a simulated
 // platform). For each operation and block size it times every applicable algorithm and the MPI
-// library's own with topocoll-bench's measurement (bench_run.hpp: validated once, then
-// interleaved repetitions), picks the winners (src/select/tuning.hpp: native unless an algorithm
-// beat it in every repetition) and writes them into the calibration file as auto's decision
+// library's own, and auto's cost model, with topocoll-bench's measurement (bench_run.hpp:
+// validated once, then interleaved repetitions), picks the winners (src/select/tuning.hpp: native
+// unless an algorithm beat it in every repetition) and writes them into the calibration file as auto's decision
 // table (src/select/decision_table.hpp). `topocoll-tune -h` lists the options.
 #include <mpi.h>
 
+#include <cstdio>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -28,8 +29,13 @@ using namespace topocoll;
 using namespace topocoll::bench;
 using namespace topocoll::tune;
 
-// The benchmark's options for one operation: every algorithm of its registry (native included).
-BenchOptions bench_options_for(const TuneOptions& tune, Operation operation, const Calibration& calibration) {
+// The benchmark's options for one operation: every algorithm of its registry (native included),
+// and auto's own choice from `model_calibration` (the calibration without its decision table:
+// the cost model alone, whatever an earlier tuning wrote). Where auto is the fastest, the table
+// hands those sizes to the model (kModelDecision), whose choice can be a tuned setting of an
+// algorithm (a topo variant) that no fixed name runs; a fixed name wins a tie, being listed first.
+BenchOptions bench_options_for(const TuneOptions& tune, Operation operation, const Calibration& calibration,
+                               const std::string& model_calibration) {
   BenchOptions options;
   options.operation = operation;
   options.root = tune.root;
@@ -37,12 +43,18 @@ BenchOptions bench_options_for(const TuneOptions& tune, Operation operation, con
   options.iterations = tune.iterations;
   options.warmup = tune.warmup;
   for (const Algorithm& a : algorithms_for(operation)) options.algorithms.emplace_back(a.name);
+  options.algorithms.emplace_back(kModelDecision);
+  options.calibration = model_calibration;
   options.format = OutputFormat::csv;
   options.validate = true;  // a wrong answer must not win
   options.topology = tune.topology;
   options.repeat = tune.repeat;
   // Under SMPI copies cost what the library is told; charge what the calibration measured with.
   options.copy_bandwidth = kBuiltForSmpi ? calibration.copy.bytes_per_s : 0.0;
+  // Under SMPI every rank starts each timed block at one instant of the simulated clock, as the
+  // studies time (topocoll-bench --sync window): with a barrier's exit skew a tree's time moves by
+  // microseconds, enough to swap winners that are a few percent apart.
+  options.window_sync = kBuiltForSmpi;
   return options;
 }
 
@@ -90,12 +102,12 @@ void print_size_row(std::ostream& out, std::size_t bytes, const std::vector<std:
 
 // Tunes one operation; the table's new entries (every rank returns them; rank 0 prints).
 std::optional<std::vector<Decision>> tune_operation(const TuneOptions& tune, Operation operation,
-                                                    const Calibration& calibration, const std::string& shape,
-                                                    MPI_Comm comm, std::ostream& out) {
+                                                    const Calibration& calibration, const std::string& model_calibration,
+                                                    const std::string& shape, MPI_Comm comm, std::ostream& out) {
   int rank = 0, p = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &p);
-  const BenchOptions options = bench_options_for(tune, operation, calibration);
+  const BenchOptions options = bench_options_for(tune, operation, calibration, model_calibration);
   std::ostream silent(nullptr);
   Report report(silent, options, p, false);  // tune prints its own table
   RepeatedRuns runs;
@@ -153,12 +165,25 @@ int run_tuning(const TuneOptions& tune, MPI_Comm comm) {
   const std::string shape = topology_shape(topology);
   std::ostream silent(nullptr);
   std::ostream& out = rank == 0 ? std::cout : silent;
+  // auto is measured from the calibration without its table, written beside the output for the
+  // run (every rank reads it, as every rank reads --calibration).
+  Calibration model_only = *calibration;
+  model_only.decisions.clear();
+  const std::string model_calibration = tune.output + ".model-only.tmp";
+  if (!write_calibration(model_only, model_calibration, comm, rank)) return 1;
   std::vector<Decision> fresh;
+  bool measured = true;
   for (const Operation operation : tune.operations) {
-    const auto table = tune_operation(tune, operation, *calibration, shape, comm, out);
-    if (!table) return 2;
+    const auto table = tune_operation(tune, operation, *calibration, model_calibration, shape, comm, out);
+    if (!table) {
+      measured = false;
+      break;
+    }
     fresh.insert(fresh.end(), table->begin(), table->end());
   }
+  MPI_Barrier(comm);  // every rank is done reading it
+  if (rank == 0) std::remove(model_calibration.c_str());
+  if (!measured) return 2;
   calibration->decisions = merge_decisions(calibration->decisions, fresh);
   if (!write_calibration(*calibration, tune.output, comm, rank)) return 1;
   out << "topocoll-tune: wrote " << fresh.size() << (fresh.size() == 1 ? " decision table entry (" : " decision table entries (")

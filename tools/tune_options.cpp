@@ -68,13 +68,17 @@ std::vector<Operation> parse_operations(const std::vector<std::string>& names) {
 }
 
 constexpr const char* kFooter = R"(What it does:
-  For each operation and block size, every algorithm that applies and the MPI library's own
-  (native) are validated once, then timed as topocoll-bench --repeat N times them: their timed
-  blocks take turns (A B C A B C ...) N times. The time of a repetition is the slowest rank's
-  average per call. The fastest by median wins a size if it is native or was faster than native
-  in every repetition; else native wins (it was as fast in some repetition: within the noise).
-  So auto, following the table, runs the fastest measured or something within its noise, and
-  is never slower than the MPI library beyond the noise measured here.
+  For each operation and block size, every algorithm that applies, the MPI library's own
+  (native) and auto's cost model (from the calibration without its table) are validated once,
+  then timed as topocoll-bench --repeat N times them: their timed blocks take turns
+  (A B C A B C ...) N times. The time of a repetition is the slowest rank's average per call
+  (under SMPI every rank starts at one simulated instant, as with topocoll-bench --sync window).
+  The fastest by median wins a size if it is native or was faster than native in every
+  repetition; else native wins (it was as fast in some repetition: within the noise). A win by
+  auto hands the size to the cost model (its choice can be a tuned setting, a topo variant,
+  that no fixed name runs). So auto, following the table, runs the fastest measured or
+  something within its noise, and is never slower than the MPI library beyond the noise
+  measured here.
   Adjacent sizes with the same winner become one range; a range runs from its first size to
   just below the next range's first size (the last to its last size). The table is added to the
   calibration file under "decisions" (replacing the entries for the same operation, number of

@@ -163,6 +163,11 @@ AutoRun choose_for_call(Operation operation, std::size_t block_bytes, const Prob
   if (!calibration.decisions.empty() && problem.topology != nullptr) {
     const Decision* decision = find_decision(calibration.decisions, operation, problem.size,
                                              topology_shape(*problem.topology), block_bytes);
+    if (decision != nullptr && decision->algorithm == kModelDecision) {
+      AutoRun run = choose_algorithm(problem, calibration.machine(), candidates);
+      run.chosen_by += ", as " + describe_decision(*decision) + " says";
+      return run;
+    }
     const bool runnable = decision != nullptr &&
                           (decision->algorithm == "native" ||
                            std::any_of(candidates.begin(), candidates.end(),

@@ -25,6 +25,11 @@
 
 namespace topocoll {
 
+// An entry naming `auto` hands its sizes to the cost model: topocoll-tune measured the model's
+// own choice there (which may be one of an algorithm's tuned settings, such as a topo variant,
+// that no fixed name runs) as fast as the fastest.
+inline constexpr std::string_view kModelDecision = "auto";
+
 // One tuned size inside an entry's range: the winner's median and the MPI library's there.
 struct DecisionEvidence {
   std::size_t bytes = 0;
@@ -38,7 +43,7 @@ struct Decision {
   std::string shape;           // topology_shape() of the communicator's topology
   std::size_t from_bytes = 0;  // bytes per block, both ends included
   std::size_t to_bytes = 0;
-  std::string algorithm;       // a name of the operation's registry, `native` included
+  std::string algorithm;       // a name of the operation's registry, `native` included, or kModelDecision
   std::vector<DecisionEvidence> measured;  // may be empty (a table written by hand)
 
   bool covers(Operation op, int size, std::string_view call_shape, std::size_t block_bytes) const;

@@ -47,9 +47,9 @@ Decision read_decision(const json& entry, const std::string& where) {
   d.to_bytes = byte_count(entry, where, "to_bytes");
   if (d.to_bytes < d.from_bytes) fail(where + ".to_bytes", "must be at least from_bytes (both are included)");
   d.algorithm = text(entry, where, "algorithm", true);
-  if (d.algorithm == "auto" || find_algorithm(d.operation, d.algorithm) == nullptr) {
+  if (d.algorithm != kModelDecision && find_algorithm(d.operation, d.algorithm) == nullptr) {
     fail(where + ".algorithm", "'" + d.algorithm + "' is not a " + operation + " algorithm; valid names: " +
-                                   algorithm_names(d.operation));
+                                   algorithm_names(d.operation) + ", or auto (the cost model)");
   }
   d.measured = read_evidence(entry, where);
   return d;

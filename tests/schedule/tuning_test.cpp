@@ -86,6 +86,12 @@ TEST(Tuning, AutoUsesTheTableWhereItCovers) {
             "the cost model");
   EXPECT_EQ(choose_for_call(Operation::alltoall, 2048, Problem{16, 2048, nullptr, {}}, calibration, candidates).chosen_by,
             "the cost model");
+  // An entry naming auto: the model's choice, saying which entry handed it over.
+  Calibration to_model = calibration;
+  to_model.decisions[0].algorithm = std::string(kModelDecision);
+  const AutoRun handed = choose_for_call(Operation::alltoall, 2048, Problem{16, 2048, &topology, {}}, to_model, candidates);
+  EXPECT_EQ(handed.algorithm, choose_algorithm(Problem{16, 2048, &topology, {}}, calibration).algorithm);
+  EXPECT_EQ(handed.chosen_by, "the cost model, as " + describe_decision(to_model.decisions[0]) + " says");
   // An entry naming an algorithm the call cannot run (outside the candidates): the model.
   const std::vector<Algorithm> no_shift = {*find_algorithm(Operation::alltoall, "direct")};
   EXPECT_EQ(choose_for_call(Operation::alltoall, 2048, Problem{16, 2048, &topology, {}}, calibration, no_shift).algorithm,
