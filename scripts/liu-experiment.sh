@@ -68,9 +68,19 @@ overhead_cfg=(--cfg smpi/os:0:1e-6:0 --cfg smpi/ois:0:1e-6:0 --cfg smpi/or:0:1e-
 # network/crosstraffic:1 (a flow's acknowledgements take 5% of the reverse direction's
 # bandwidth), the only setting found under which SimGrid 3.32 does not crash there (above).
 platform_cfg() { [[ $1 == crossbar-* ]] || ((np > 64)) && echo "--cfg network/crosstraffic:1" || true; }
-# calibration MODEL PLATFORM: the file auto reads under that model, measured once.
+# calibration MODEL PLATFORM: the file auto reads under that model, measured once. Above 64 ranks
+# it is the 64-rank platform's (the same hosts and links; a bigger backbone that no traffic fills
+# on the crossbar): topocoll-calibrate's probes crash SimGrid 3.32 on crossbar-256 (segmentation
+# fault with 1 us per message).
 calibration() {
   local model=$1 platform=$2 file cfg=()
+  if ((np > 64)); then
+    case $platform in
+      crossbar-*) platform=crossbar-64 ;;
+      switch-tree-*) platform=switch-tree-2x32 ;;
+      two-clusters-*) platform=two-clusters-32-32 ;;
+    esac
+  fi
   file="$out/$platform.calibration.json"
   [[ $model == overhead-1us ]] && file="$out/$platform-overhead-1us.calibration.json" && cfg+=("${overhead_cfg[@]}")
   # shellcheck disable=SC2207
