@@ -35,12 +35,21 @@ for key in keys:
 PY
 done
 
-columns=$(head -1 "$work/SMPI-unit.dat" | wc -w)
 ranks=$(awk -F, 'NR == 2 { print $7 }' "$csv")  # the np column
+# A panel per model measured (a table with rows beyond its header).
+panels="" count=0
+for model in SMPI-unit overhead-1us; do
+  (($(wc -l <"$work/$model.dat") > 1)) || continue
+  columns=$(head -1 "$work/$model.dat" | wc -w)
+  title="SMPI-unit (no per-message cost)"
+  [[ $model == overhead-1us ]] && title="overhead-1us (1 us of CPU per message sent and received)"
+  panels+="set title \"$title\""$'\n'"plot for [i=2:$columns] \"$work/$model.dat\" using i:xtic(1) title columnheader(i)"$'\n'
+  count=$((count + 1))
+done
 gnuplot <<GP
-set terminal pngcairo size 1400,560 font ",10"
+set terminal pngcairo size $((count * 700)),560 font ",10"
 set output "$repo/results/liu/liu-$platform.png"
-set multiplot layout 1,2 title "alltoallv at $ranks ranks on $platform: time of the call (us, log scale)"
+set multiplot layout 1,$count title "alltoallv at $ranks ranks on $platform: time of the call (us, log scale)"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
@@ -48,10 +57,7 @@ set logscale y
 set grid ytics
 set xtics rotate by -30
 set key top left
-set title "SMPI-unit (no per-message cost)"
-plot for [i=2:$columns] "$work/SMPI-unit.dat" using i:xtic(1) title columnheader(i)
-set title "overhead-1us (1 us of CPU per message sent and received)"
-plot for [i=2:$columns] "$work/overhead-1us.dat" using i:xtic(1) title columnheader(i)
+$panels
 unset multiplot
 GP
 echo "wrote results/liu/liu-$platform.png" >&2
