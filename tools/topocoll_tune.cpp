@@ -2,8 +2,8 @@
 // platform). For each operation and block size it times every applicable algorithm and the MPI
 // library's own, and auto's cost model, with topocoll-bench's measurement (bench_run.hpp:
 // validated once, then interleaved repetitions), picks the winners (src/select/tuning.hpp: native
-// unless an algorithm beat it in every repetition) and writes them into the calibration file as auto's decision
-// table (src/select/decision_table.hpp). `topocoll-tune -h` lists the options.
+// unless an algorithm beat it in every repetition) and writes them into the calibration file as
+// auto's decision table (src/select/decision_table.hpp). `topocoll-tune -h` lists the options.
 #include <mpi.h>
 
 #include <cstdio>
