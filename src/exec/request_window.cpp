@@ -20,7 +20,8 @@ bool is_error_in_status(int rc) {
 
 MaybeFailure send_now(const PointToPoint& operation, MPI_Comm comm, int tag) {
   const int rc = MPI_Send(operation.buffer, operation.count, operation.type, operation.peer, tag, comm);
-  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Send", rc);
+  // Named like a window's failed completion ("a send to rank N"): MPI_Send posts and completes.
+  if (rc != MPI_SUCCESS) return mpi_call_failure(("MPI_Send to rank " + std::to_string(operation.peer)).c_str(), rc);
   return std::nullopt;
 }
 
