@@ -45,6 +45,9 @@ calibration_of() {
   else echo "$repo/platforms/ib-switch-tree.calibration.json"; fi
 }
 
+# The overhead-1us model's settings: 1 us of CPU per message sent, posted and received.
+overhead_cfg=(--cfg smpi/os:0:1e-6:0 --cfg smpi/ois:0:1e-6:0 --cfg smpi/or:0:1e-6:0)
+
 # auto-tuned's calibration under a quiet model: the model's calibration plus the decision table that
 # scripts/simulate.sh --program topocoll-tune measures once on this job under that model (gather and
 # scatter at 16 B, 1 KiB and 16 KiB, root 0; one repetition: simulated time is deterministic), so
@@ -54,7 +57,7 @@ tuned_calibration_of() {
   file="$repo/platforms/ib-switch-tree-tuned.calibration.json"
   if [[ $model == overhead-1us ]]; then
     file="$repo/platforms/ib-switch-tree-overhead-1us-tuned.calibration.json"
-    cfg=(--cfg smpi/os:0:1e-6:0 --cfg smpi/ois:0:1e-6:0 --cfg smpi/or:0:1e-6:0)
+    cfg=("${overhead_cfg[@]}")
   fi
   if [[ ! -f $file ]]; then
     echo "# tuning $model into $file" >&2
@@ -70,7 +73,7 @@ run() {
   local model=$1 series=$2 selector=$3 op=$4 algorithms=$5 sizes=$6
   shift 6
   local cfg=() hostfile=ib-switch-tree-296.hosts background=0
-  [[ $model == overhead-1us ]] && cfg=(--cfg smpi/os:0:1e-6:0 --cfg smpi/ois:0:1e-6:0 --cfg smpi/or:0:1e-6:0)
+  [[ $model == overhead-1us ]] && cfg=("${overhead_cfg[@]}")
   [[ $model == busy-96 ]] && hostfile=ib-switch-tree-busy.hosts background=96
   [[ $model == busy-nodes ]] && hostfile=ib-switch-tree-busy-nodes.hosts background=7
   local job=()

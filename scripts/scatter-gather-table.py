@@ -3,8 +3,8 @@
 
 One Markdown table per network model and operation: a row per size, the time of the call
 (max_us: from a common start until the last rank is done) of linear, binomial, topo, topo as a
-two-level tree, auto (from its cost model, and with a table tuned on the job) and SMPI's own algorithms under the ompi, mpich and mvapich2 selectors,
-then the network's lower bound (topocoll-platform bound, the quiet network's). `*` marks points
+two-level tree, auto (from its cost model, and with a table tuned on the job) and SMPI's own
+algorithms under the ompi, mpich and mvapich2 selectors, then the network's lower bound (topocoll-platform bound, the quiet network's). `*` marks points
 run on shared buffers (timing only), `-` series that did not run.
 
 Usage: scripts/scatter-gather-table.py   (reads results/ib-switch-tree/scatter-gather*.csv)
