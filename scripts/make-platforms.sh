@@ -8,7 +8,8 @@
 # ib-switch-tree-busy.hosts and -busy-nodes.hosts, the same job followed by a background job on the
 # nodes it leaves free (topocoll-bench --background-ranks 96, or 7: one per node); and
 # mlfm-d3-32.* (the MLFM paper's 32-server testbed) with the hostfiles of its four jobs,
-# mlfm-d3-32-N-L-M.hosts. The command that made each file is recorded in it; tests/platform checks
+# mlfm-d3-32-N-L-M.hosts; and memory-bound-nodes.* (two 16-core nodes whose cores share their
+# node's memory bandwidth). The command that made each file is recorded in it; tests/platform checks
 # that the committed files are exactly what it generates. Builds build/mpi when the tool is
 # missing. Usage: scripts/make-platforms.sh
 set -euo pipefail
@@ -53,3 +54,12 @@ done
 for job in 2,3,2 3,3,2 3,4,2 2,4,3; do
   "$tool" mlfm --d 3 --last-layer-servers 2 --name mlfm-d3-32 --job "$job" --output-dir "$repo/platforms"
 done
+# Two memory-bound nodes of 16 cores, as the cluster level: each core a host of its own with a
+# 10 GB/s link into its node's memory, which passes 36 GB/s in all (a SHARED "switch"; what a
+# 16-rank Open MPI job over shared memory moved on a real 16-core node, issue 16), the nodes joined
+# by 100 Gbit/s. A job on one node (the first 16 hostfile lines) exchanges as a node's ranks do
+# over shared memory: SimGrid shares no bandwidth between the ranks of one host (its loopback is a
+# FATPIPE), so cores as ranks of one host could not show it.
+"$tool" clusters --nodes 16,16 --names node0,node1 --node-bw 80Gbps --node-lat 400ns --switch-sharing SHARED \
+  --switch-bw 288Gbps --switch-lat 100ns --wan-bw 100Gbps --wan-lat 1us --name memory-bound-nodes \
+  --output-dir "$repo/platforms"

@@ -8,6 +8,9 @@
 //    from up to 16 ranks), which the model charges up to --eager-limit;
 //  - a node's injection and ejection bandwidth: one rank sending to (receiving from) several
 //    peers at once;
+//  - per level, the capacity of rank 0's group: one rank of each group of the next level inward
+//    (every rank at the innermost) all sending to each other at once, kept where the group passes
+//    well below what those ranks' links would (a node's memory shared by its ranks);
 //  - the backbone between the first two groups of the outermost level: one flow per rank of the
 //    smaller group, then many (each rank of the first to up to 32 of the second), then those
 //    flows and their reverses at once;
@@ -61,6 +64,10 @@ constexpr std::size_t kAggregateLarge = 1 << 20;
 constexpr std::size_t kBackboneSmall = 1 << 20;
 constexpr std::size_t kBackboneLarge = 4 << 20;
 constexpr int kMaxBackboneFan = 32;
+// A group's probe takes up to this many ranks (n (n - 1) flows), and the group is a limit of its
+// own where it passes below this share of what their links pass.
+constexpr std::size_t kMaxGroupProbe = 64;
+constexpr double kGroupLimitShare = 0.75;
 
 constexpr const char* kUsage = R"(Usage: topocoll-calibrate --topology SPEC [options]
 
@@ -236,6 +243,52 @@ std::vector<int> node_peers(const Topology& t, int a, int k) {
   return peers;
 }
 
+// Up to kMaxGroupProbe ranks of rank 0's group at `level`, one per group of the next level
+// inward (every rank at the innermost level): the ranks whose messages go through the group.
+std::vector<int> group_probe_ranks(const Topology& t, int level) {
+  const int inner = level + 1 < t.level_count() ? level + 1 : -1;
+  std::vector<int> ranks;
+  std::vector<int> inner_seen;
+  for (int r = 0; r < t.size() && ranks.size() < kMaxGroupProbe; ++r) {
+    if (t.group(r, level) != t.group(0, level)) continue;
+    if (inner >= 0) {
+      if (std::find(inner_seen.begin(), inner_seen.end(), t.group(r, inner)) != inner_seen.end()) continue;
+      inner_seen.push_back(t.group(r, inner));
+    }
+    ranks.push_back(r);
+  }
+  return ranks;
+}
+
+// The capacities of rank 0's groups that are limits of their own (GroupCapacityCalibration).
+std::vector<GroupCapacityCalibration> measure_group_capacities(MPI_Comm comm, const Topology& topology,
+                                                               const NodeCalibration& node,
+                                                               const ProbeSettings& settings, std::ostream& log) {
+  std::vector<GroupCapacityCalibration> limits;
+  const double link = std::min(node.injection_bytes_per_s, node.ejection_bytes_per_s);
+  for (int level = 0; level < topology.level_count(); ++level) {
+    const std::vector<int> ranks = group_probe_ranks(topology, level);
+    if (ranks.size() < 2) continue;
+    std::vector<Flow> flows;
+    for (int a : ranks)
+      for (int b : ranks)
+        if (a != b) flows.push_back({a, b});
+    GroupCapacityCalibration g{topology.levels()[level], topology.group(0, level), static_cast<int>(ranks.size()),
+                               static_cast<int>(flows.size()),
+                               measure_aggregate_bytes_per_s(comm, flows, kAggregateSmall, kAggregateLarge, settings)};
+    const double links_pass = static_cast<double>(ranks.size()) * link;
+    log << g.level << " " << g.group << " (" << g.ranks << " ranks, all to all): " << g.bytes_per_s << " B/s, "
+        << g.bytes_per_s / links_pass << " of what their links pass";
+    if (g.bytes_per_s > 0 && g.bytes_per_s < kGroupLimitShare * links_pass) {
+      log << ": a capacity of its own, charged by the model\n";
+      limits.push_back(std::move(g));
+    } else {
+      log << ": not a limit\n";
+    }
+  }
+  return limits;
+}
+
 std::vector<int> members(const Topology& t, int group) {
   std::vector<int> ranks;
   for (int r = 0; r < t.size(); ++r)
@@ -330,6 +383,8 @@ Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& top
   check_against_platform(above_cap("rank 0's injection", c.node.injection_bytes_per_s, platform_cap(hosts, 0, peers)));
   check_against_platform(
       above_cap("rank 0's ejection", c.node.ejection_bytes_per_s, platform_cap(hosts, 0, peers, true)));
+
+  c.group_capacities = measure_group_capacities(comm, topology, c.node, settings, log);
 
   if (topology.group_count(0) >= 2) {
     BackboneCalibration bb;

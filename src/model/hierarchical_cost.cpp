@@ -74,6 +74,7 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
     } else if (pricing_->backbone_group(rank) >= 0) {
       add_backbone_traffic(rank, load, weight);
     }
+    if (!pricing_->shared_groups().empty()) add_group_traffic(rank, load, weight);
   } else {
     rank_us += after_copy_us;
   }
@@ -135,6 +136,47 @@ double RoundCostMeter::links_floor_us() const {
     floor_us = std::max(floor_us, transfer_us(link_bytes_in_all_[c], links->bytes_per_us[c]));
   }
   return floor_us;
+}
+
+void RoundCostMeter::add_group_traffic(int rank, const RankRoundLoad& load, double weight) {
+  const auto& shared = pricing_->shared_groups();
+  if (group_traffic_.empty()) {
+    for (const MachinePricing::SharedGroups& groups : shared) {
+      group_traffic_.push_back({std::vector<double>(static_cast<std::size_t>(groups.groups)), 0.0, 0.0, false});
+    }
+  }
+  for (std::size_t k = 0; k < shared.size(); ++k) {
+    const auto mine = static_cast<std::size_t>(pricing_->group(rank, shared[k].level));
+    GroupTraffic& traffic = group_traffic_[k];
+    // Peers merged as alike go through the same group capacities as `peer` (plan_cost.cpp).
+    for (const MessageLoad& send : load.sends) {
+      if (!shared[k].through(*pricing_, rank, send.peer)) continue;
+      traffic.bytes[mine] += static_cast<double>(send.total_bytes());
+      traffic.weighted += weight * static_cast<double>(send.total_bytes());
+      traffic.latency_us = std::max(traffic.latency_us, pricing_->between(rank, send.peer).latency_us);
+      traffic.any = true;
+    }
+  }
+}
+
+double RoundCostMeter::group_traffic_us(double start_us) {
+  double longest_us = 0.0;
+  const auto& shared = pricing_->shared_groups();
+  const bool every_rank = pricing_->sample().every_rank();
+  for (std::size_t k = 0; k < group_traffic_.size(); ++k) {
+    GroupTraffic& traffic = group_traffic_[k];
+    if (!traffic.any) continue;
+    double busiest = every_rank ? 0.0 : traffic.weighted * shared[k].largest / pricing_->size();
+    for (double& bytes : traffic.bytes) {
+      if (every_rank) busiest = std::max(busiest, bytes);
+      bytes = 0.0;
+    }
+    longest_us = std::max(longest_us, start_us + traffic.latency_us + transfer_us(busiest, shared[k].bytes_per_us));
+    traffic.weighted = 0.0;
+    traffic.latency_us = 0.0;
+    traffic.any = false;
+  }
+  return longest_us;
 }
 
 RoundCostMeter::BackboneLoad& RoundCostMeter::crossing(int from, int to) {
@@ -306,6 +348,9 @@ double RoundCostMeter::finish(const Window* window, std::size_t alike) {
   double round_us = slowest_us_;
   if (!links_touched_.empty()) {
     round_us = std::max(round_us, links_us(longest_copy_us_ + pricing_->machine().send_overhead_us, alike));
+  }
+  if (!group_traffic_.empty()) {
+    round_us = std::max(round_us, group_traffic_us(longest_copy_us_ + pricing_->machine().send_overhead_us));
   }
   if (crossings_ > 0) {
     const BackboneCost& bb = *pricing_->machine().backbone;

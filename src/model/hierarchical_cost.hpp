@@ -16,6 +16,9 @@
 //    the round's longest copy + o + the longest latency of its flows + all the bytes the
 //    round's messages put through it / its bandwidth (flows share a link's bandwidth). The
 //    links then stand for the backbone below, which is left out (it stands for them elsewhere);
+//  - each group capacity (a node's memory, machine_cost.hpp): per group of its level, the
+//    round's longest copy + o + the longest latency of the messages between the group's ranks
+//    + all their bytes / the capacity;
 //  - the backbone: for each ordered pair of groups it joins, the round's longest copy + o +
 //    the time to drain the bytes from one group to the other through the one-direction
 //    capacity (at that many flows), none moving before the backbone latency; for each
@@ -60,7 +63,8 @@ namespace topocoll {
 
 // `pieces` messages to or from `peer` carrying `bytes` in all, in equal parts to a byte; and
 // the same again with `alike - 1` more peers that the model cannot tell from `peer` (they pay
-// the same level, and cross to the same backbone group): a rank that posts thousands of alike
+// the same level, cross to the same backbone group and go through the same group capacities,
+// MachinePricing::through_groups): a rank that posts thousands of alike
 // blocks is read as a few loads.
 struct MessageLoad {
   int peer = 0;
@@ -151,6 +155,12 @@ class RoundCostMeter {
   // The round's links: from `start_us`, the longest latency of a flow through a link plus the
   // time to pass all its bytes at its bandwidth.
   double links_us(double start_us, std::size_t alike);
+  // The round's messages through the groups of the group capacities.
+  void add_group_traffic(int rank, const RankRoundLoad& load, double weight);
+  // From `start_us`: per capacity and group, the longest latency of those messages plus the
+  // time to pass their bytes at the capacity. Where the sample does not read every rank, a
+  // group's bytes are the largest group's share of the weighted total (groups alike).
+  double group_traffic_us(double start_us);
   // From the group's start (after its copies and posting): when `one` has crossed, its flows
   // sharing the links with the window's flows inside the groups (near_weight).
   double shared_link_drain_us(const BackboneLoad& one, const Window& window, double capacity) const;
@@ -173,6 +183,15 @@ class RoundCostMeter {
   std::vector<double> link_bytes_, link_latency_us_;
   std::vector<double> link_bytes_in_all_;
   std::vector<RankTotals> rank_totals_;  // per rank over the rounds and groups added so far
+  // The round's bytes through each group, per group capacity (MachinePricing::shared_groups),
+  // their weighted total, and the longest latency among them.
+  struct GroupTraffic {
+    std::vector<double> bytes;
+    double weighted = 0.0;
+    double latency_us = 0.0;
+    bool any = false;
+  };
+  std::vector<GroupTraffic> group_traffic_;
   std::vector<int> links_touched_;
   bool recording_ = false;
   // This round, per sampled rank (its slot): bytes inside its group, and across.

@@ -1,7 +1,7 @@
 // The machine as the hierarchical cost model sees it: per topology level a latency and a
 // per-flow bandwidth, each rank's injection and ejection bandwidth, an optional backbone (the
-// shared capacity between the groups of one level), a per-message CPU overhead and the local
-// copy bandwidth. Units: microseconds and bytes per microsecond (= MB/s).
+// shared capacity between the groups of one level), capacities shared inside groups (a node's
+// memory), a per-message CPU overhead and the local copy bandwidth. Units: microseconds and bytes per microsecond (= MB/s).
 //
 // MachinePricing resolves these parameters against the topology of a problem: which level's
 // latency and bandwidth a message between two ranks pays, and which backbone it crosses.
@@ -51,6 +51,17 @@ struct BackboneCost {
   double capacity_bytes_per_us(double flows) const;
 };
 
+// The capacity that the messages through one group of `level` share, whatever their own links
+// pass: a node's memory bandwidth when its ranks exchange through shared memory (every rank's
+// copies in and out of the shared segments go through the same memory), or a blocking switch.
+// The messages through a group are those between its ranks that the next level inward
+// separates (at the innermost level: all of them; a switch does not carry what stays inside a
+// node below it). A message's bytes count once. Applies to every group of that level.
+struct GroupCapacity {
+  std::string level;
+  double bytes_per_us = 0.0;
+};
+
 struct MachineCost {
   std::vector<LevelCost> levels;        // outermost first; usually ends with the innermost measured
   double send_overhead_us = 0.0;        // CPU time to post one message (o)
@@ -65,6 +76,7 @@ struct MachineCost {
   double injection_bytes_per_us = 0.0;  // a rank's link outwards, shared by all its flows
   double ejection_bytes_per_us = 0.0;   // ... inwards
   std::optional<BackboneCost> backbone;
+  std::vector<GroupCapacity> group_capacities;  // none: each group passes what its ranks' links do
   double copy_bytes_per_us = 0.0;  // local copies; 0: free
 };
 
@@ -77,8 +89,9 @@ std::optional<std::string> check_machine(const MachineCost& machine);
 // matched one (the innermost when none is left): ranks that differ below a matched level, or
 // share all the problem's groups, are priced as the next finer level the machine knows.
 // The backbone applies to messages between different groups of the problem level with the
-// backbone's name; without such a level there is no backbone. The ranks the model reads
-// (rank_sample.hpp) are stratified by backbone group, else by the outermost level's groups.
+// backbone's name; without such a level there is no backbone. So do the group capacities: each
+// applies to the problem level with its name. The ranks the model reads (rank_sample.hpp) are
+// stratified by backbone group, else by the outermost level's groups.
 class MachinePricing {
  public:
   // `topology` may be null (a flat problem); `machine` must pass check_machine and outlive this.
@@ -106,6 +119,32 @@ class MachinePricing {
   // The machine level each problem level maps to (names, for explanations), "same group" last.
   std::vector<std::string> mapping() const;
   const RankSample& sample() const { return sample_; }
+  // A group capacity that applies to this problem: the level (its index among the problem's)
+  // and the next one inward (-1 at the innermost), the number of groups of that level and the
+  // ranks of the largest.
+  struct SharedGroups {
+    int level = 0;
+    int inner = -1;
+    double bytes_per_us = 0.0;
+    int groups = 0;
+    int largest = 0;
+    // Whether a message from rank a to rank b goes through the group of a at this level.
+    bool through(const MachinePricing& pricing, int a, int b) const {
+      return pricing.group(a, level) == pricing.group(b, level) &&
+             (inner < 0 || pricing.group(a, inner) != pricing.group(b, inner));
+    }
+  };
+  const std::vector<SharedGroups>& shared_groups() const { return shared_groups_; }
+  // Which group capacities a message from a to b goes through, one bit each (the model merges
+  // messages of a rank only where these agree).
+  unsigned long long through_groups(int a, int b) const {
+    unsigned long long bits = 0;
+    for (std::size_t k = 0; k < shared_groups_.size() && k < 64; ++k)
+      if (shared_groups_[k].through(*this, a, b)) bits |= 1ULL << k;
+    return bits;
+  }
+  // The group of `rank` at problem level `level`.
+  int group(int rank, int level) const { return groups_[static_cast<std::size_t>(rank) * levels_ + level]; }
   // The network's links, when the problem runs on one: the round meter then charges each link
   // the bytes the round puts through it. Kept only where every rank is read (the link term
   // needs every message); `links` must outlive this.
@@ -123,6 +162,7 @@ class MachinePricing {
   int backbone_group_count_ = 0;
   double backbone_latency_us_ = 0.0;
   RankSample sample_;
+  std::vector<SharedGroups> shared_groups_;
   const RoutedCapacities* links_ = nullptr;
 };
 

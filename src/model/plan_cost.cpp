@@ -55,6 +55,7 @@ class LoadSink final : public RoundSink {
     std::vector<MessageLoad>* list;
     const LevelCost* last_level = nullptr;
     int last_group = -1;
+    unsigned long long last_through = 0;
   };
 
   void add(int peer, std::span<const Segment> segments, std::size_t overlap_rounds, Loads& loads) {
@@ -79,18 +80,21 @@ class LoadSink final : public RoundSink {
     if (&loads == &sends_ && pricing_->links() != nullptr) {
       for (std::size_t i = 0; i < alike; ++i) load_->routed_sends.push_back({peer + static_cast<int>(i), bytes});
     }
-    // Alike to the last load (same size, same level, same backbone group): one more peer of it.
+    // Alike to the last load (same size, same level, same backbone group, through the same
+    // group capacities): one more peer of it.
     std::vector<MessageLoad>& list = *loads.list;
     const LevelCost* level = &pricing_->between(rank_, peer);
     const int group = pricing_->backbone_group(peer);
+    const unsigned long long through = pricing_->shared_groups().empty() ? 0 : pricing_->through_groups(rank_, peer);
     if (!list.empty() && list.back().bytes == bytes && list.back().pieces == pieces && loads.last_level == level &&
-        loads.last_group == group) {
+        loads.last_group == group && loads.last_through == through) {
       list.back().alike += alike;
       return;
     }
     list.push_back({peer, bytes, pieces, alike});
     loads.last_level = level;
     loads.last_group = group;
+    loads.last_through = through;
   }
   void note_other(std::size_t overlap_rounds) {
     if (overlap_rounds > 0 && overlap_rounds != last_other_) others_.insert(last_other_ = overlap_rounds);

@@ -108,6 +108,21 @@ Calibration read(const json& root) {
     }
     c.backbone = bb;
   }
+  if (const auto found = root.find("group_capacities"); found != root.end() && !found->is_null()) {
+    if (!found->is_array()) fail("group_capacities", "must be an array");
+    for (std::size_t i = 0; i < found->size(); ++i) {
+      const json& entry = (*found)[i];
+      const std::string at = "group_capacities[" + std::to_string(i) + "]";
+      if (!entry.is_object()) fail(at, "must be an object");
+      GroupCapacityCalibration g{text(entry, at, "level", true), whole(entry, at, "group"), whole(entry, at, "ranks"),
+                                 whole(entry, at, "flows"), number(entry, at, "bytes_per_s", true)};
+      if (g.ranks < 2) fail(at + ".ranks", "must be at least 2 (a group with traffic inside)");
+      for (const GroupCapacityCalibration& earlier : c.group_capacities) {
+        if (earlier.level == g.level) fail(at + ".level", "'" + g.level + "' is listed twice");
+      }
+      c.group_capacities.push_back(std::move(g));
+    }
+  }
   const json& copy = member(root, "", "copy");
   if (!copy.is_object()) fail("copy", "must be an object");
   c.copy.bytes_per_s = number(copy, "copy", "bytes_per_s", true);
@@ -165,6 +180,7 @@ MachineCost Calibration::machine() const {
     }
     m.backbone = bb;
   }
+  for (const GroupCapacityCalibration& g : group_capacities) m.group_capacities.push_back({g.level, g.bytes_per_s * kPerUs});
   m.copy_bytes_per_us = copy.bytes_per_s * kPerUs;
   return m;
 }
@@ -238,6 +254,17 @@ std::string calibration_to_json(const Calibration& c) {
     }
   } else {
     root["backbone"] = nullptr;
+  }
+  if (!c.group_capacities.empty()) {
+    ordered_json groups = ordered_json::array();
+    for (const GroupCapacityCalibration& g : c.group_capacities) {
+      groups.push_back({{"level", g.level},
+                        {"group", g.group},
+                        {"ranks", g.ranks},
+                        {"flows", g.flows},
+                        {"bytes_per_s", g.bytes_per_s}});
+    }
+    root["group_capacities"] = groups;
   }
   root["copy"] = {{"bytes_per_s", c.copy.bytes_per_s}, {"source", c.copy.source}};
   if (!c.validation.empty()) {

@@ -13,6 +13,8 @@
 //                 "one_direction": [{"flows": 30, "bytes_per_s": 1.25e9},
 //                                   {"flows": 900, "bytes_per_s": 1.25e9}],
 //                 "both_directions": {"flows": 1800, "bytes_per_s": 2.5e9}},
+//    "group_capacities": [{"level": "node", "group": 0, "ranks": 16, "flows": 240,
+//                          "bytes_per_s": 3.6e10}],
 //    "copy": {"bytes_per_s": 5e9, "source": "given"},
 //    "validation": [{"operation": "alltoall", "bytes": 1024, "algorithm": "direct",
 //                    "predicted_us": 5120.4, "measured_us": 5301.2}, ...],
@@ -23,6 +25,8 @@
 // validation pass timed beside the model's predictions on these parameters; "decisions" (absent
 // until topocoll-tune adds it) is the measured decision table that auto follows where it covers a
 // call (decision_table.hpp). "backbone" is null (or absent) when the topology has a single group at its outermost level.
+// "group_capacities" (absent: none) lists the levels whose groups pass less among their own ranks
+// than those ranks' links would: a node whose ranks share its memory bandwidth.
 #pragma once
 
 #include <cstddef>
@@ -85,6 +89,17 @@ struct BackboneCalibration {
   std::optional<NearShare> near_share;  // absent in files from before it was measured
 };
 
+// The ranks of one group of `level` (`ranks` of them) all sending to each other at once
+// (`flows`): the bytes per second the group passed in all. Kept only where that is well below
+// what the ranks' own links pass (ranks x injection): the group, not the links, is the limit.
+struct GroupCapacityCalibration {
+  std::string level;
+  int group = 0;
+  int ranks = 0;
+  int flows = 0;
+  double bytes_per_s = 0.0;
+};
+
 struct CopyCalibration {
   double bytes_per_s = 0.0;
   std::string source;  // "measured" (memcpy), "given" (--copy-bandwidth), or "simulation default"
@@ -115,6 +130,7 @@ struct Calibration {
   std::optional<std::size_t> recv_overhead_until_bytes;  // the eager limit given; absent: every size
   NodeCalibration node;
   std::optional<BackboneCalibration> backbone;
+  std::vector<GroupCapacityCalibration> group_capacities;  // absent in files from before it was measured
   CopyCalibration copy;
   std::vector<ValidationPoint> validation;
   std::vector<Decision> decisions;  // topocoll-tune's table; no two entries overlap

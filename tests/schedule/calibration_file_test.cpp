@@ -23,6 +23,7 @@ Calibration sample() {
   c.recv_overhead_until_bytes = 65536;
   c.node = {8, 1.25e8, 1.2e8};
   c.backbone = BackboneCalibration{"cluster", 0, 1, {{30, 1.25e9}, {900, 1.0e9}}, {1800, 2.0e9}, NearShare{30, 0.75}};
+  c.group_capacities = {{"node", 0, 16, 240, 3.6e10}};
   c.copy = {5e9, "given"};
   c.validation = {{"alltoall", 1024, "direct", 5120.5, 5301.25}, {"alltoall", 1024, "native", std::nullopt, 5200.0}};
   return c;
@@ -61,6 +62,15 @@ TEST(CalibrationFile, RoundTrip) {
   EXPECT_FALSE(older_back->backbone->near_share);
   EXPECT_EQ(older_back->machine().backbone->near_weight, 0.0);
 
+  ASSERT_EQ(back->group_capacities.size(), 1u);
+  EXPECT_EQ(back->group_capacities[0].flows, 240);
+  Calibration unlimited = c;  // no group limits (or a file from before they were measured)
+  unlimited.group_capacities.clear();
+  EXPECT_EQ(calibration_to_json(unlimited).find("group_capacities"), std::string::npos);
+  const auto unlimited_back = parse_calibration(calibration_to_json(unlimited), &error);
+  ASSERT_TRUE(unlimited_back) << error;
+  EXPECT_TRUE(unlimited_back->machine().group_capacities.empty());
+
   Calibration flat = c;
   flat.backbone.reset();
   const auto flat_back = parse_calibration(calibration_to_json(flat), &error);
@@ -83,6 +93,9 @@ TEST(CalibrationFile, MachineInModelUnits) {
   EXPECT_DOUBLE_EQ(m.backbone->capacity_bytes_per_us(30), 1250.0);
   // 0.75 of the link beside 30 flows across: weight w with w / (w + 30) = 0.75, w = 90.
   EXPECT_DOUBLE_EQ(m.backbone->near_weight, 90.0);
+  ASSERT_EQ(m.group_capacities.size(), 1u);
+  EXPECT_EQ(m.group_capacities[0].level, "node");
+  EXPECT_DOUBLE_EQ(m.group_capacities[0].bytes_per_us, 36000.0);
 }
 
 std::string error_after(const std::function<void(nlohmann::json&)>& change) {
@@ -128,6 +141,13 @@ TEST(CalibrationFile, ErrorsNameTheField) {
             "validation[0].measured_us must be a positive number");
   EXPECT_EQ(error_after([](json& d) { d["validation"][1].erase("algorithm"); }), "validation[1].algorithm is missing");
   EXPECT_EQ(error_after([](json& d) { d["validation"] = 1; }), "validation must be an array");
+  EXPECT_EQ(error_after([](json& d) { d["group_capacities"][0]["bytes_per_s"] = 0; }),
+            "group_capacities[0].bytes_per_s must be a positive number");
+  EXPECT_EQ(error_after([](json& d) { d["group_capacities"][0]["ranks"] = 1; }),
+            "group_capacities[0].ranks must be at least 2 (a group with traffic inside)");
+  EXPECT_EQ(error_after([](json& d) { d["group_capacities"].push_back(d["group_capacities"][0]); }),
+            "group_capacities[1].level 'node' is listed twice");
+  EXPECT_EQ(error_after([](json& d) { d["group_capacities"] = json::object(); }), "group_capacities must be an array");
   std::string error;
   EXPECT_FALSE(parse_calibration("{\"format\": ", &error));
   EXPECT_EQ(error.rfind("not valid JSON", 0), 0u) << error;

@@ -230,5 +230,45 @@ TEST(HierarchicalCost, FlowsInFlightShareTheLinkWithTheRoundsBeside) {
               1e-6);
 }
 
+
+// A group capacity (a node's memory): all messages through a group share it. Four ranks,
+// 1000-byte blocks on by_hand's level (10 us, 100 bytes/us, o = 1 us), copies free. Without it
+// direct takes 10 + max(3 + 10, 1 + 3000 / 100) = 41 us. One node of four at 60 bytes/us:
+// 12 messages of 1000 bytes, 1 + 10 + 12000 / 60 = 211 us; pairwise, three rounds of four
+// messages: 3 x (1 + 10 + 4000 / 60). Two nodes of two: 2000 bytes each, 1 + 10 + 33.3 = 44.3.
+// At a level with a level inside it, only the messages that the inner level separates go
+// through the group (a switch does not carry what stays inside a node): 8 of the 12.
+TEST(HierarchicalCost, GroupsShareTheirCapacity) {
+  MachineCost m = test_machines::by_hand();
+  const Problem plain{4, 1000, nullptr, {}};
+  const auto us = [&](const char* algorithm, const Topology& topology, const MachineCost& machine) {
+    Problem problem = plain;
+    problem.topology = &topology;
+    EXPECT_FALSE(check_machine(machine));
+    return predict_hierarchical_us(build_full_schedule(*find_algorithm(Operation::alltoall, algorithm), problem),
+                                   machine, &topology);
+  };
+  const Topology one_node({"node"}, {{0}, {0}, {0}, {0}});
+  const Topology two_nodes({"node"}, {{0}, {0}, {1}, {1}});
+  const Topology nodes_in_a_switch({"switch", "node"}, {{0, 0}, {0, 0}, {0, 1}, {0, 1}});
+  EXPECT_NEAR(us("direct", one_node, m), 41.0, 1e-9);
+  m.group_capacities = {{"node", 60.0}};
+  EXPECT_NEAR(us("direct", one_node, m), 211.0, 1e-9);
+  EXPECT_NEAR(us("pairwise", one_node, m), 3 * (11.0 + 4000.0 / 60.0), 1e-9);
+  EXPECT_NEAR(us("direct", two_nodes, m), 11.0 + 2000.0 / 60.0, 1e-9);
+  // A level the problem does not have, or a group of one rank: nothing changes.
+  EXPECT_NEAR(us("direct", Topology({"cluster"}, {{0}, {0}, {0}, {0}}), m), 41.0, 1e-9);
+  EXPECT_NEAR(us("direct", Topology({"node"}, {{0}, {1}, {2}, {3}}), m), 41.0, 1e-9);
+  m.group_capacities = {{"switch", 60.0}};
+  EXPECT_NEAR(us("direct", nodes_in_a_switch, m), 11.0 + 8000.0 / 60.0, 1e-9);
+
+  m.group_capacities = {{"node", 60.0}, {"node", 80.0}};
+  ASSERT_TRUE(check_machine(m));
+  EXPECT_NE(check_machine(m)->find("'node' is listed twice"), std::string::npos);
+  m.group_capacities = {{"node", 0.0}};
+  ASSERT_TRUE(check_machine(m));
+  EXPECT_NE(check_machine(m)->find("must be positive"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace topocoll

@@ -161,5 +161,31 @@ TEST(RankSample, PlanAndRecordedScheduleAgreeWhenSampled) {
   }
 }
 
+
+// With a group capacity (nodes of 16 ranks passing 1/80 of what their links do among
+// themselves), the sample prices a group's traffic as the mean group's: right for direct, whose
+// one round spreads it over every group. What it cannot see: a round that concentrates it on a
+// few ranks of one group (pairwise's partner k - r meets in one node per round), and, where
+// rounds are sampled, the few rounds that have any (overlap's first shift rounds); only reading
+// every rank (up to 320) shows those (docs/algorithms.md).
+TEST(RankSample, GroupCapacityAtScaleIsTheMeanGroups) {
+  MachineCost node_memory = test_machines::fast_crossbar();
+  node_memory.group_capacities = {{"node", 2000.0}};
+  MachineCost without = node_memory;
+  without.group_capacities.clear();
+  const Topology topology = clusters_with_nodes({300, 340}, 16);
+  const int p = topology.size();
+  const MachinePricing every(node_memory, &topology, p, RankReading::every_rank);
+  const MachinePricing sampled(node_memory, &topology, p, RankReading::sampled_at_scale);
+  const MachinePricing plain(without, &topology, p, RankReading::every_rank);
+  for (std::size_t b : {std::size_t{65536}, std::size_t{1} << 20}) {
+    const Problem problem{p, b, &topology, AlgorithmKnobs{4}};
+    const auto plan = find_algorithm(Operation::alltoall, "direct")->plan(problem);
+    const double exact = predict_plan_us(*plan, p, every);
+    EXPECT_GT(exact, 1.2 * predict_plan_us(*plan, p, plain)) << b << " B: the capacity must matter here";
+    EXPECT_NEAR(predict_plan_us(*plan, p, sampled) / exact, 1.0, 0.04) << b << " B";
+  }
+}
+
 }  // namespace
 }  // namespace topocoll
