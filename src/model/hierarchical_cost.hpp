@@ -42,7 +42,7 @@
 // its rounds and groups: the groups laid over the rounds share those links, which neither's time
 // alone shows (plan_cost.cpp adds the difference to the last round).
 // What it ignores: contention inside a group (switch capacity below the backbone) unless the
-// network's links are known, packets and queues (head-of-line blocking, TCP slow start,
+// network's links are known or a group capacity is calibrated, packets and queues (head-of-line blocking, TCP slow start,
 // losses), receives completed while others are still arriving (o_r is charged after the last
 // byte), ranks running ahead into the next round, copies sharing memory with the transfers
 // they overlap, and more than one backbone per pair of groups (every pair of groups at the
