@@ -11,10 +11,6 @@
 #include "exec/native_call.hpp"
 #include "topocoll/topocoll.h"
 
-#ifdef TOPOCOLL_SMPI
-#include <simgrid/actor.h>
-#endif
-
 namespace topocoll::bench {
 
 namespace {
@@ -37,16 +33,6 @@ std::string mpi_error_text(int code) {
 }
 
 int block_count(const ExchangePoint& point) { return static_cast<int>(point.block_bytes); }
-
-// Sleeps until the global clock reads `time` (only SMPI's simulated clock is global).
-void sleep_until([[maybe_unused]] double time) {
-#ifdef TOPOCOLL_SMPI
-  sg_actor_sleep_until(time);
-#else
-  std::fprintf(stderr, "topocoll-bench: a synchronised start needs a global clock (the SMPI build)\n");
-  std::abort();
-#endif
-}
 
 // The point's call with `recv` as the receive buffer, as the API's entry points describe it:
 // the v forms' sides take the counts and displacements, the others one count.
@@ -115,21 +101,6 @@ void set_up_call(const ExchangePoint& point) {
   run_call(set_up);
 }
 
-// A barrier, then with sync.window a start common to all ranks: rank 0's clock plus the
-// window, broadcast. Returns the time to measure from; `late` when this rank got it too late.
-double start_call(MPI_Comm comm, const StartSync& sync, bool& late) {
-  MPI_Barrier(comm);
-  double start = MPI_Wtime();
-  late = false;
-  if (sync.window) {
-    start += sync.window_seconds;
-    MPI_Bcast(&start, 1, MPI_DOUBLE, 0, comm);
-    late = MPI_Wtime() > start;
-    if (!late) sleep_until(start);
-  }
-  return start;
-}
-
 Latency time_call(const ExchangePoint& point, int warmup, int iterations, StartSync& sync) {
   double timed_seconds = 0.0;
   for (int i = 0; i < warmup + iterations; ++i) {
@@ -137,14 +108,9 @@ Latency time_call(const ExchangePoint& point, int warmup, int iterations, StartS
     const double start = start_call(point.comm, sync, late);
     run_call(point);
     const double elapsed = MPI_Wtime() - start;
-    if (sync.window) {
-      int any_late = late ? 1 : 0;
-      MPI_Allreduce(MPI_IN_PLACE, &any_late, 1, MPI_INT, MPI_LOR, point.comm);
-      if (any_late != 0) {
-        sync.window_seconds *= 2;
-        --i;  // the same call again, with a start that every rank can meet
-        continue;
-      }
+    if (calls_late(point.comm, sync, late)) {
+      --i;  // the same call again, with a start that every rank can meet
+      continue;
     }
     if (i >= warmup) timed_seconds += elapsed;
   }

@@ -10,6 +10,7 @@
 
 #include "bench_buffers.hpp"
 #include "bench_pattern.hpp"
+#include "start_sync.hpp"
 #include "schedule/operation.hpp"
 #include "topocoll/topocoll.hpp"
 
@@ -47,16 +48,6 @@ struct ExchangePoint {
                 int root_rank = 0, const TrafficPattern* traffic = nullptr);
 };
 
-// How the ranks start a timed call.
-struct StartSync {
-  // false: after MPI_Barrier, each rank times from its own exit (OSU). true: rank 0 names a
-  // start time `window` seconds ahead, every rank sleeps until it and times from it, so that
-  // the barrier's exit skew (tens of ms across a WAN) stays out of the times; needs a global
-  // clock (SMPI's simulated time). A rank that learns the start too late doubles the window
-  // and the call is repeated.
-  bool window = false;
-  double window_seconds = 0.05;
-};
 
 // Makes the library's one-time set-up (the private communicator, the topology) happen in an
 // untimed call with 1-byte blocks (uniform, whatever the point's pattern), so that neither a

@@ -9,6 +9,7 @@
 
 #include "bench_buffers.hpp"
 #include "calibration_probes.hpp"
+#include "start_sync.hpp"
 #include "select/auto_select.hpp"
 #include "topocoll/topocoll.hpp"
 
@@ -20,20 +21,26 @@ namespace {
 // the point is skipped and the log says so.
 constexpr std::size_t kMaxBufferBytes = std::size_t{512} << 20;
 
-// The median over `repetitions` calls of the slowest rank's time, after one untimed call; a
-// barrier before each. Throws when the call fails (every rank does, the call being collective).
+// The median over `repetitions` calls of the slowest rank's time, after one untimed call; each
+// started as `sync` says (after a barrier; under SMPI at one simulated instant, so that the
+// barrier's exit skew across a WAN is not timed). Throws when the call fails (every rank does,
+// the call being collective).
 double time_alltoall(MPI_Comm comm, bench::MessageBuffer& send, bench::MessageBuffer& recv, std::size_t bytes,
-                     const CollectiveOptions& options, int repetitions) {
+                     const CollectiveOptions& options, int repetitions, bench::StartSync& sync) {
   const int count = static_cast<int>(bytes);
   std::vector<double> times;
   for (int i = 0; i <= repetitions; ++i) {
-    MPI_Barrier(comm);
-    const double start = MPI_Wtime();
+    bool late = false;
+    const double start = bench::start_call(comm, sync, late);
     const int rc = alltoall(send.data(), count, MPI_BYTE, recv.data(), count, MPI_BYTE, comm, options);
     double elapsed = MPI_Wtime() - start;
     int failed = rc != MPI_SUCCESS ? 1 : 0;
     MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm);
     if (failed != 0) throw std::runtime_error("validation: alltoall '" + options.algorithm + "' failed");
+    if (bench::calls_late(comm, sync, late)) {
+      --i;  // the same call again, from a start every rank can meet
+      continue;
+    }
     MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm);
     if (i > 0) times.push_back(elapsed * 1e6);
   }
@@ -74,6 +81,7 @@ std::vector<ValidationPoint> validate_calibration(MPI_Comm comm, const Calibrati
                              "): measure again on a quieter machine, or with more --repetitions");
   }
   const int p = topology.size();
+  bench::StartSync sync{settings.window_start};
   std::vector<ValidationPoint> points;
   for (const std::size_t bytes : settings.sizes) {
     const std::size_t buffer_bytes = static_cast<std::size_t>(p) * bytes;
@@ -107,7 +115,7 @@ std::vector<ValidationPoint> validate_calibration(MPI_Comm comm, const Calibrati
       v.bytes = bytes;
       v.algorithm = describe_run(prediction.algorithm, prediction.knobs);
       v.predicted_us = prediction.predicted_us;
-      v.measured_us = time_alltoall(comm, send, recv, bytes, options, settings.repetitions);
+      v.measured_us = time_alltoall(comm, send, recv, bytes, options, settings.repetitions, sync);
       points.push_back(std::move(v));
     }
     log_size(points, bytes, describe_run(choice.algorithm, choice.knobs), log);

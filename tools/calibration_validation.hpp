@@ -1,7 +1,7 @@
 // topocoll-calibrate's validation pass: once the model's parameters are measured, every
 // algorithm the model prices for the total exchange is run on this machine at a few block sizes
 // and timed beside its prediction, and so is the MPI library's own (native). The model does not
-// know everything a machine does (memory bandwidth shared by a node's ranks, skew, protocol
+// know everything a machine does (how a node's memory serves many streams, skew, protocol
 // switches); where it is wrong, this shows by how much, and whether auto's pick, the lowest
 // prediction, is the fastest algorithm measured. Collective over `comm`.
 #pragma once
@@ -22,6 +22,7 @@ struct ValidationSettings {
   std::vector<std::size_t> sizes;  // bytes per block
   int repetitions = 5;             // timed calls per point (after one untimed): the median is kept
   bool smpi_shared_buffers = false;
+  bool window_start = false;       // every timed call starts at one instant (needs SMPI's clock)
   std::string topology;            // the spec the library reads (CollectiveOptions::topology)
   double copy_bandwidth = 0.0;     // what the library charges for copies under SMPI (0: its default)
 };

@@ -227,14 +227,20 @@ std::optional<Flow> pair_at(const Topology& t, int level) {
 }
 
 // Up to k peers of rank a for the node probes: in its outermost group on other hosts first,
-// then in its outermost group, then anywhere.
+// then in its outermost group; elsewhere only when its outermost group has no other rank. (Flows
+// across a backbone beside the others time the backbone's latency and the skew of the barriers
+// across it too: on three clusters of 5, 7 and 9 nodes, four peers across 5 ms made a 1.25e8 B/s
+// link measure 1.33e8.)
 std::vector<int> node_peers(const Topology& t, int a, int k) {
   const int inner = t.level_count() - 1;
   std::vector<std::pair<int, int>> ranked;  // (preference, rank)
+  bool near = false;
+  for (int r = 0; r < t.size(); ++r) near = near || (r != a && t.group(r, 0) == t.group(a, 0));
   for (int r = 0; r < t.size(); ++r) {
     if (r == a) continue;
     const bool same_outer = t.group(r, 0) == t.group(a, 0);
     const bool other_node = t.group(r, inner) != t.group(a, inner);
+    if (near && !same_outer) continue;
     ranked.push_back({same_outer ? (other_node ? 0 : 1) : 2, r});
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
@@ -438,6 +444,7 @@ void validate(MPI_Comm comm, const Options& o, const Topology& topology, Calibra
   validation.sizes = o.validate_sizes;
   validation.repetitions = o.repetitions;
   validation.smpi_shared_buffers = kSimulated;
+  validation.window_start = kSimulated;
   validation.topology = o.topology;
   validation.copy_bandwidth = kSimulated ? c.copy.bytes_per_s : 0.0;
   c.validation = validate_calibration(comm, c, topology, validation, log);
