@@ -42,11 +42,13 @@
 // its rounds and groups: the groups laid over the rounds share those links, which neither's time
 // alone shows (plan_cost.cpp adds the difference to the last round).
 // What it ignores: contention inside a group (switch capacity below the backbone) unless the
-// network's links are known or a group capacity is calibrated, packets and queues (head-of-line blocking, TCP slow start,
-// losses), receives completed while others are still arriving (o_r is charged after the last
-// byte), ranks running ahead into the next round, copies sharing memory with the transfers
-// they overlap, and more than one backbone per pair of groups (every pair of groups at the
-// backbone level is assumed joined like the calibrated pair).
+// network's links are known or a group capacity is calibrated, packets and queues (head-of-line
+// blocking, TCP slow start, losses), receives completed while others are still arriving (o_r is
+// charged after the last byte), ranks running ahead into the next round, copies sharing memory
+// with the transfers they overlap, the max-min share of the ranks' links across several pairs of
+// groups at once (on unequal clusters links idle that each pair's drain counts as busy:
+// scripts/maxmin-direct.py), and more than one backbone per pair of groups (every pair of groups
+// at the backbone level is assumed joined like the calibrated pair).
 // On a single-level machine with Tam and Wang's parameters (machine_from_tam_wang) it gives
 // their formulas: each round max(packets) * g + T_w when messages are whole packets.
 #pragma once
