@@ -51,7 +51,9 @@ std::optional<std::string> check_machine(const MachineCost& machine) {
     if (group.level.empty()) return where + " names no level";
     if (!positive(group.bytes_per_us)) return where + " (" + group.level + ") must be positive";
     for (std::size_t j = 0; j < i; ++j) {
-      if (machine.group_capacities[j].level == group.level) return where + ": level '" + group.level + "' is listed twice";
+      if (machine.group_capacities[j].level == group.level) {
+        return where + ": level '" + group.level + "' is listed twice";
+      }
     }
   }
   return std::nullopt;

@@ -1,7 +1,8 @@
 // The machine as the hierarchical cost model sees it: per topology level a latency and a
 // per-flow bandwidth, each rank's injection and ejection bandwidth, an optional backbone (the
 // shared capacity between the groups of one level), capacities shared inside groups (a node's
-// memory), a per-message CPU overhead and the local copy bandwidth. Units: microseconds and bytes per microsecond (= MB/s).
+// memory), a per-message CPU overhead and the local copy bandwidth. Units: microseconds and
+// bytes per microsecond (= MB/s).
 //
 // MachinePricing resolves these parameters against the topology of a problem: which level's
 // latency and bandwidth a message between two ranks pays, and which backbone it crosses.

@@ -180,7 +180,9 @@ MachineCost Calibration::machine() const {
     }
     m.backbone = bb;
   }
-  for (const GroupCapacityCalibration& g : group_capacities) m.group_capacities.push_back({g.level, g.bytes_per_s * kPerUs});
+  for (const GroupCapacityCalibration& g : group_capacities) {
+    m.group_capacities.push_back({g.level, g.bytes_per_s * kPerUs});
+  }
   m.copy_bytes_per_us = copy.bytes_per_s * kPerUs;
   return m;
 }
