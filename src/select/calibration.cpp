@@ -27,6 +27,20 @@ FlowCapacity read_capacity(const json& entry, const std::string& where) {
   return capacity;
 }
 
+// The optional array `key` of `root` (absent or null: nothing), each element an object handed to
+// `read` with its path ("key[i]"); errors name the array or the element.
+template <typename Read>
+void read_optional_objects(const json& root, const char* key, Read read) {
+  const auto found = root.find(key);
+  if (found == root.end() || found->is_null()) return;
+  if (!found->is_array()) fail(key, "must be an array");
+  for (std::size_t i = 0; i < found->size(); ++i) {
+    const std::string at = std::string(key) + "[" + std::to_string(i) + "]";
+    if (!(*found)[i].is_object()) fail(at, "must be an object");
+    read((*found)[i], at);
+  }
+}
+
 LevelCalibration read_level(const json& entry, const std::string& where) {
   if (!entry.is_object()) fail(where, "must be an object");
   LevelCalibration level;
@@ -108,42 +122,30 @@ Calibration read(const json& root) {
     }
     c.backbone = bb;
   }
-  if (const auto found = root.find("group_capacities"); found != root.end() && !found->is_null()) {
-    if (!found->is_array()) fail("group_capacities", "must be an array");
-    for (std::size_t i = 0; i < found->size(); ++i) {
-      const json& entry = (*found)[i];
-      const std::string at = "group_capacities[" + std::to_string(i) + "]";
-      if (!entry.is_object()) fail(at, "must be an object");
-      GroupCapacityCalibration g{text(entry, at, "level", true), whole(entry, at, "group"), whole(entry, at, "ranks"),
-                                 whole(entry, at, "flows"), number(entry, at, "bytes_per_s", true)};
-      if (g.ranks < 2) fail(at + ".ranks", "must be at least 2 (a group with traffic inside)");
-      for (const GroupCapacityCalibration& earlier : c.group_capacities) {
-        if (earlier.level == g.level) fail(at + ".level", "'" + g.level + "' is listed twice");
-      }
-      c.group_capacities.push_back(std::move(g));
+  read_optional_objects(root, "group_capacities", [&](const json& entry, const std::string& at) {
+    GroupCapacityCalibration g{text(entry, at, "level", true), whole(entry, at, "group"), whole(entry, at, "ranks"),
+                               whole(entry, at, "flows"), number(entry, at, "bytes_per_s", true)};
+    if (g.ranks < 2) fail(at + ".ranks", "must be at least 2 (a group with traffic inside)");
+    for (const GroupCapacityCalibration& earlier : c.group_capacities) {
+      if (earlier.level == g.level) fail(at + ".level", "'" + g.level + "' is listed twice");
     }
-  }
+    c.group_capacities.push_back(std::move(g));
+  });
   const json& copy = member(root, "", "copy");
   if (!copy.is_object()) fail("copy", "must be an object");
   c.copy.bytes_per_s = number(copy, "copy", "bytes_per_s", true);
   c.copy.source = text(copy, "copy", "source");
-  if (const auto found = root.find("validation"); found != root.end() && !found->is_null()) {
-    if (!found->is_array()) fail("validation", "must be an array");
-    for (std::size_t i = 0; i < found->size(); ++i) {
-      const json& point = (*found)[i];
-      const std::string at = "validation[" + std::to_string(i) + "]";
-      if (!point.is_object()) fail(at, "must be an object");
-      ValidationPoint v;
-      v.operation = text(point, at, "operation", true);
-      v.bytes = static_cast<std::size_t>(number(point, at, "bytes", false));
-      v.algorithm = text(point, at, "algorithm", true);
-      if (const json& predicted = member(point, at, "predicted_us"); !predicted.is_null()) {
-        v.predicted_us = number(point, at, "predicted_us", false);
-      }
-      v.measured_us = number(point, at, "measured_us", true);
-      c.validation.push_back(std::move(v));
+  read_optional_objects(root, "validation", [&](const json& point, const std::string& at) {
+    ValidationPoint v;
+    v.operation = text(point, at, "operation", true);
+    v.bytes = static_cast<std::size_t>(number(point, at, "bytes", false));
+    v.algorithm = text(point, at, "algorithm", true);
+    if (const json& predicted = member(point, at, "predicted_us"); !predicted.is_null()) {
+      v.predicted_us = number(point, at, "predicted_us", false);
     }
-  }
+    v.measured_us = number(point, at, "measured_us", true);
+    c.validation.push_back(std::move(v));
+  });
   if (const auto found = root.find("decisions"); found != root.end() && !found->is_null()) {
     c.decisions = read_decisions(*found);
   }
