@@ -140,9 +140,12 @@ double RoundCostMeter::links_floor_us() const {
 
 void RoundCostMeter::add_group_traffic(int rank, const RankRoundLoad& load, double weight) {
   const auto& shared = pricing_->shared_groups();
+  // Reading every rank, each group's bytes; from a sample, their weighted total (group_traffic_us).
+  const bool every_rank = pricing_->sample().every_rank();
   if (group_traffic_.empty()) {
     for (const MachinePricing::SharedGroups& groups : shared) {
-      group_traffic_.push_back({std::vector<double>(static_cast<std::size_t>(groups.groups)), 0.0, 0.0, false});
+      group_traffic_.push_back({std::vector<double>(every_rank ? static_cast<std::size_t>(groups.groups) : 0), 0.0,
+                                0.0, false});
     }
   }
   for (std::size_t k = 0; k < shared.size(); ++k) {
@@ -151,8 +154,11 @@ void RoundCostMeter::add_group_traffic(int rank, const RankRoundLoad& load, doub
     // Peers merged as alike go through the same group capacities as `peer` (plan_cost.cpp).
     for (const MessageLoad& send : load.sends) {
       if (!shared[k].through(*pricing_, rank, send.peer)) continue;
-      traffic.bytes[mine] += static_cast<double>(send.total_bytes());
-      traffic.weighted += weight * static_cast<double>(send.total_bytes());
+      if (every_rank) {
+        traffic.bytes[mine] += static_cast<double>(send.total_bytes());
+      } else {
+        traffic.weighted += weight * static_cast<double>(send.total_bytes());
+      }
       traffic.latency_us = std::max(traffic.latency_us, pricing_->between(rank, send.peer).latency_us);
       traffic.any = true;
     }
@@ -162,13 +168,14 @@ void RoundCostMeter::add_group_traffic(int rank, const RankRoundLoad& load, doub
 double RoundCostMeter::group_traffic_us(double start_us) {
   double longest_us = 0.0;
   const auto& shared = pricing_->shared_groups();
-  const bool every_rank = pricing_->sample().every_rank();
   for (std::size_t k = 0; k < group_traffic_.size(); ++k) {
     GroupTraffic& traffic = group_traffic_[k];
     if (!traffic.any) continue;
-    double busiest = every_rank ? 0.0 : traffic.weighted * shared[k].largest / pricing_->size();
+    // Per group when every rank is read (`bytes` then has one entry per group, and is empty
+    // otherwise); else the largest group's share of the weighted total.
+    double busiest = traffic.weighted * shared[k].largest / pricing_->size();
     for (double& bytes : traffic.bytes) {
-      if (every_rank) busiest = std::max(busiest, bytes);
+      busiest = std::max(busiest, bytes);
       bytes = 0.0;
     }
     longest_us = std::max(longest_us, start_us + traffic.latency_us + transfer_us(busiest, shared[k].bytes_per_us));

@@ -17,8 +17,8 @@
 //    round's messages put through it / its bandwidth (flows share a link's bandwidth). The
 //    links then stand for the backbone below, which is left out (it stands for them elsewhere);
 //  - each group capacity (a node's memory, machine_cost.hpp): per group of its level, the
-//    round's longest copy + o + the longest latency of the messages between the group's ranks
-//    + all their bytes / the capacity;
+//    round's longest copy + o + the longest latency of the messages through the group + all
+//    their bytes / the capacity;
 //  - the backbone: for each ordered pair of groups it joins, the round's longest copy + o +
 //    the time to drain the bytes from one group to the other through the one-direction
 //    capacity (at that many flows), none moving before the backbone latency; for each
@@ -186,7 +186,7 @@ class RoundCostMeter {
   std::vector<double> link_bytes_in_all_;
   std::vector<RankTotals> rank_totals_;  // per rank over the rounds and groups added so far
   // The round's bytes through each group, per group capacity (MachinePricing::shared_groups),
-  // their weighted total, and the longest latency among them.
+  // when every rank is read; else their weighted total; and the longest latency among them.
   struct GroupTraffic {
     std::vector<double> bytes;
     double weighted = 0.0;
