@@ -13,6 +13,11 @@
 //    total load, then the lowest phase). When no phase has both free, König's alternating path
 //    (phases a, where the sender is free, and b, where the receiver is) swaps phase along a path
 //    and frees the receiver in a: so p - 1 phases always suffice.
+//    Where the ranks form a box of a multi-layer full mesh (their topology or their network's
+//    groups say so: mlfm_job_of), mlfm's phases are the other start, kept when they load the
+//    capacities no more than the greedy colouring; at the bound (one flow per link on the mesh's
+//    routes) nothing is coloured or searched. The search alone does not find that exact
+//    decomposition on every box (24 B: 2 flows; the full meshes of D = 3, 5, 6: 2, 4, 5).
 // 2. Local search (simulated annealing, deterministic): a transfer on a capacity loaded above the
 //    bound in some phase k (the pair picked at random from a list kept up to date), another
 //    phase b, and the swap of k and b along the alternating cycle of their two permutations
@@ -39,6 +44,8 @@
 #include <optional>
 #include <tuple>
 #include <utility>
+
+#include "algorithms/mlfm.hpp"
 
 namespace topocoll {
 
@@ -71,9 +78,11 @@ std::size_t longest_route(const RankRoutes& routes) {
   return longest;
 }
 
+using Phases = std::vector<std::vector<int>>;  // [phase][rank]: whom the rank sends to
+
 class PhaseBuilder {
  public:
-  explicit PhaseBuilder(const RankRoutes& routes)
+  PhaseBuilder(const RankRoutes& routes, const std::vector<long long>& crossed)
       : routes_(routes),
         p_(routes.size()),
         phases_(p_ - 1),
@@ -82,20 +91,29 @@ class PhaseBuilder {
         source_(destination_),
         load_(static_cast<std::size_t>(phases_) * static_cast<std::size_t>(capacities_), 0),
         histogram_(static_cast<std::size_t>(p_) * longest_route(routes) + 2, 0),
-        overloaded_at_(load_.size(), -1) {
+        overloaded_at_(load_.size(), -1),
+        target_(bound_of(crossed)) {
     histogram_[0] = static_cast<long long>(load_.size());
   }
 
-  LinkawarePhases build() {
-    const std::vector<long long> crossed = routes_.crossings();
-    target_ = bound_of(crossed);
-    place_greedily(crossed);
-    const int worst_load = improve();
+  // Every transfer placed as `phases` place them (p - 1 permutations without fixed points).
+  void place(const Phases& phases) {
+    for (int k = 0; k < phases_; ++k) {
+      for (int from = 0; from < p_; ++from) add(k, from, phases[static_cast<std::size_t>(k)][static_cast<std::size_t>(from)]);
+    }
+  }
+  // How far the placed phases are from the bound: the most flows on a capacity, then the cost.
+  std::pair<int, long long> score() const { return {worst(), excess_}; }
+  bool at_bound() const { return excess_ == 0; }
+
+  // The local search from the placed phases, and the best phases it saw.
+  LinkawarePhases finish(bool structured) {
     LinkawarePhases phases;
+    phases.worst_load = improve();
+    phases.bound = target_;
     phases.destination = destination_;
     phases.source = source_;
-    phases.worst_load = worst_load;
-    phases.bound = bound_of(crossed);
+    phases.from_structured = structured;
     return phases;
   }
 
@@ -172,6 +190,8 @@ class PhaseBuilder {
     for (const Move& m : b_moves) add(a, m.from, m.to);
   }
 
+ public:
+  // The greedy colouring (the header's step 1), every transfer placed.
   void place_greedily(const std::vector<long long>& crossed) {
     struct Pending {
       long long most_crossed = 0;
@@ -208,6 +228,7 @@ class PhaseBuilder {
     }
   }
 
+ private:
   // A phase where `from` and `to` are both free, made by swapping two phases along an
   // alternating path (König): a, the cheapest phase where `from` is free; b, the first where `to`
   // is. `to` is busy in a; the path from `to` alternates a and b and cannot reach `from` (it
@@ -329,6 +350,22 @@ class PhaseBuilder {
   std::uint64_t random_ = 0x9e3779b97f4a7c15ULL;
 };
 
+// The search's start: `structured` where it loads the capacities no more than the greedy
+// colouring (it is not coloured at all when it is at the bound already), else the colouring.
+LinkawarePhases build_phases(const RankRoutes& routes, const Phases& structured) {
+  const std::vector<long long> crossed = routes.crossings();
+  std::optional<PhaseBuilder> start;
+  if (!structured.empty()) {
+    start.emplace(routes, crossed);
+    start->place(structured);
+    if (start->at_bound()) return start->finish(true);
+  }
+  PhaseBuilder greedy(routes, crossed);
+  greedy.place_greedily(crossed);
+  if (start && start->score() <= greedy.score()) return start->finish(true);
+  return greedy.finish(false);
+}
+
 class LinkawarePlan final : public RoundPlan {
  public:
   LinkawarePlan(const Problem& problem, LinkawarePhases phases) : problem_(problem), phases_(std::move(phases)) {}
@@ -349,7 +386,7 @@ class LinkawarePlan final : public RoundPlan {
 
 }  // namespace
 
-LinkawarePhases linkaware_phases(const RankRoutes& routes) {
+LinkawarePhases linkaware_phases(const RankRoutes& routes, const std::vector<std::vector<int>>& structured) {
   if (routes.size() < 2) return {};
   // The phases depend on the routes alone, not on the block size, and building them is the
   // costly part (0.1 s at p = 24 on the MLFM testbed, where the search's budget is spent): a
@@ -357,17 +394,18 @@ LinkawarePhases linkaware_phases(const RankRoutes& routes) {
   // O(p^2 h), which building them cost already.
   struct Built {
     RankRoutes routes;
+    Phases structured;
     LinkawarePhases phases;
   };
   static std::mutex guard;
   static std::optional<Built> last;
   {
     const std::lock_guard<std::mutex> lock(guard);
-    if (last && last->routes.same_routes(routes)) return last->phases;
+    if (last && last->routes.same_routes(routes) && last->structured == structured) return last->phases;
   }
-  LinkawarePhases phases = PhaseBuilder(routes).build();
+  LinkawarePhases phases = build_phases(routes, structured);
   const std::lock_guard<std::mutex> lock(guard);
-  last.emplace(Built{routes, phases});
+  last.emplace(Built{routes, structured, phases});
   return phases;
 }
 
@@ -380,7 +418,10 @@ Applicability supports_linkaware(const Problem& problem) {
 std::unique_ptr<RoundPlan> plan_linkaware(const Problem& problem) {
   const std::optional<RankRoutes> routes = rank_routes(problem, nullptr);
   if (!routes) return nullptr;  // supports() says why
-  return std::make_unique<LinkawarePlan>(problem, linkaware_phases(*routes));
+  // Where the ranks form a box of a multi-layer full mesh, mlfm's phases are one flow per link
+  // on the mesh's routes: the search starts from them (at the bound it has nothing to do).
+  const std::optional<MlfmJob> box = mlfm_job_of(problem);
+  return std::make_unique<LinkawarePlan>(problem, linkaware_phases(*routes, box ? mlfm_destinations(*box) : Phases{}));
 }
 
 }  // namespace topocoll

@@ -20,10 +20,14 @@ struct LinkawarePhases {
   std::vector<std::vector<int>> source;
   int worst_load = 0;  // the most flows on one capacity in one phase
   int bound = 0;       // ceil(most crossings of one capacity / phases): no p - 1 phases do better
+  bool from_structured = false;  // the search started from the structured phases it was given
 };
 
-// The phases for `routes` (p >= 2). Deterministic: every rank computes the same ones.
-LinkawarePhases linkaware_phases(const RankRoutes& routes);
+// The phases for `routes` (p >= 2). `structured`, when not empty: p - 1 phases a construction
+// gives (mlfm's, where the ranks form a box), each a permutation without fixed points, together
+// every transfer once; the search starts from them where they load the capacities no more than
+// its greedy colouring. Deterministic: every rank computes the same ones.
+LinkawarePhases linkaware_phases(const RankRoutes& routes, const std::vector<std::vector<int>>& structured = {});
 
 Applicability supports_linkaware(const Problem& problem);
 std::unique_ptr<RoundPlan> plan_linkaware(const Problem& problem);

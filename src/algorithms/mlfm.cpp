@@ -17,6 +17,8 @@
 
 #include <utility>
 
+#include "topology/topology_file.hpp"
+
 namespace topocoll {
 
 namespace {
@@ -106,6 +108,41 @@ std::optional<MlfmJob> mlfm_job(const Topology* topology, int size, std::string*
     job.rank_at[static_cast<std::size_t>(shape.index(job.position_of_rank[static_cast<std::size_t>(r)]))] = r;
   }
   return job;
+}
+
+std::optional<MlfmJob> mlfm_job_of(const Problem& problem) {
+  if (problem.topology != nullptr) {
+    if (std::optional<MlfmJob> job = mlfm_job(problem.topology, problem.size, nullptr)) return job;
+  }
+  const NetworkPlacement* placement = problem.network;
+  if (placement == nullptr || placement->network == nullptr ||
+      placement->host_of_rank.size() != static_cast<std::size_t>(problem.size)) {
+    return std::nullopt;
+  }
+  const network::Network& net = *placement->network;
+  std::vector<std::vector<std::string>> paths;
+  for (const int host : placement->host_of_rank) {
+    if (host < 0 || host >= net.host_count()) return std::nullopt;
+    const std::vector<std::string>& groups = net.clusters[static_cast<std::size_t>(net.cluster_of(host))].groups;
+    if (groups.size() != net.levels.size()) return std::nullopt;
+    paths.push_back(groups);
+  }
+  const Topology topology = topology_for_group_names(net.levels, paths);
+  return mlfm_job(&topology, problem.size, nullptr);
+}
+
+std::vector<std::vector<int>> mlfm_destinations(const MlfmJob& job) {
+  const int size = job.shape.size();
+  std::vector<std::vector<int>> destination(static_cast<std::size_t>(size - 1), std::vector<int>(static_cast<std::size_t>(size)));
+  for (int q = 1; q < size; ++q) {
+    const MlfmPhase phase = mlfm_phase(job.shape, q);
+    for (int rank = 0; rank < size; ++rank) {
+      const MlfmPosition to = mlfm_destination(job.shape, job.position_of_rank[static_cast<std::size_t>(rank)], phase);
+      destination[static_cast<std::size_t>(q - 1)][static_cast<std::size_t>(rank)] =
+          job.rank_at[static_cast<std::size_t>(job.shape.index(to))];
+    }
+  }
+  return destination;
 }
 
 Applicability supports_mlfm(const Problem& problem) {

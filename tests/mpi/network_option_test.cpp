@@ -1,7 +1,7 @@
 // The executor's network (CollectiveOptions::network, TOPOCOLL_NETWORK). The problem it builds from
 // a platform and the ranks' host names gives linkaware the mesh's routes: on the MLFM testbed's
-// 24 A job its phases are then at the link-load bound, where phases read from the topology as a
-// tree are not. Bad input (a missing file, a platform that describes no network, a rank whose host
+// 24 A and 24 B jobs its phases are then at the link-load bound, where phases read from the
+// topology as a tree are not. Bad input (a missing file, a platform that describes no network, a rank whose host
 // the platform does not have: every real run here, whose host is this machine) is MPI_ERR_ARG
 // naming the file and the problem, on every rank; algorithms that read no routes ignore it.
 #include <cstdlib>
@@ -60,6 +60,7 @@ TEST(NetworkOption, LinkawareFromTheExecutorsNetworkIsAtTheBound) {
   EXPECT_EQ(a.from_network.max_flows_per_link, a.from_network.link_load_bound);
   EXPECT_GT(a.from_tree.max_flows_per_link, a.from_tree.link_load_bound);
   const Loads b = linkaware_loads_on_job("2-4-3");  // 24 B: the network's phases below the tree's
+  EXPECT_EQ(b.from_network.max_flows_per_link, 1);
   EXPECT_LT(b.from_network.max_flows_per_link, b.from_tree.max_flows_per_link);
 }
 
