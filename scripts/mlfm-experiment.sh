@@ -66,9 +66,6 @@ for job in "${jobs[@]}"; do
   read -r _ _ _ np <<<"$(describe "$job")"
   algorithms=mlfm,linkaware,shift,pairwise,native
   [[ $job == random-* ]] && algorithms=linkaware,shift,pairwise,native
-  # At 252 ranks every simulated rank builds linkaware's phases (about 1 s of CPU each, 4 minutes
-  # a size); its worst link load there (5 flows, topocoll-plan --links) is left to the schedule.
-  [[ $job == full-d6 ]] && algorithms=mlfm,shift,pairwise,native
   echo "model,job,selector,op,algorithm,np,bytes,avg_us,min_us,max_us,iterations,valid" >"$out/mlfm-$job.csv"
   run "$job" SMPI-unit ompi "$algorithms" -m $((65536 / np))   # byte-exact check
   for model in SMPI-unit CM02; do
