@@ -1,11 +1,11 @@
 // linkaware, proven link by link (issue 14 part 3): on the paper's 32-server multi-layer full
 // mesh (platforms/mlfm-d3-32) its schedule passes the verifier (alltoall, and alltoallv with
-// random sizes) for every valid box of D = 3 and for random allocations that are no box (odd p
+// random sizes) for every valid box of D = 3 and 4 and for random allocations that are no box (odd p
 // among them); its worst load is never above shift's on the same ranks, never below the bound
 // (the busiest link's crossings over the p - 1 phases, rounded up, which link_loads computes
-// from the schedule) nor above it plus one. On every box, in any rank order, and on the full
-// meshes of D = 3 to 5, it starts from mlfm's phases (the network's groups give the ranks'
-// coordinates) and is at the bound, 1; its search alone reaches it on all the testbed's boxes but
+// from the schedule) nor above it plus one. On every box of D = 3 and D = 4, in any rank order,
+// and on the full meshes of D = 3 to 5, it starts from mlfm's phases (the network's groups give
+// the ranks' coordinates) and is at the bound, 1; its search alone reaches it on all the testbed's boxes but
 // 24 B, where it stops at 2 (asserted box by box), and stops at 2 on the full mesh of D = 3.
 // Also: without a network it reads the topology as a tree (on the mesh never above shift's
 // loads), and it says why it does not apply when it has neither.
@@ -155,6 +155,22 @@ TEST(LinkawareSchedule, EveryBoxOfTheTestbedAgainstMlfmShiftAndTheBound) {
   }
   std::cout << "linkaware/its search alone/shift, worst flows per link on the testbed's boxes (N,L,M):" << table
             << '\n';
+}
+
+// Every box of the full mesh of D = 4 (40 boxes, up to 80 servers): verified, at the bound of
+// one flow per link, from mlfm's phases.
+TEST(LinkawareSchedule, EveryBoxOfD4IsAtTheBound) {
+  network::MlfmSpec spec;
+  spec.d = 4;
+  const network::Network net = network::mlfm_network(spec);
+  const std::vector<network::MlfmBox> boxes = valid_boxes(spec);
+  EXPECT_EQ(boxes.size(), 40u);
+  for (const network::MlfmBox& box : boxes) {
+    if (box.size() < 2) continue;
+    const Loads loads = loads_on(net, box_job(spec, box).hosts, "D = 4 box " + name_of(box));
+    EXPECT_EQ(loads.bound, 1) << name_of(box);
+    EXPECT_EQ(loads.linkaware, 1) << name_of(box);
+  }
 }
 
 // The start does not depend on the rank order: 24 B with its servers in a shuffled order is a box
