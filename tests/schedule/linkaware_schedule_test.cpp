@@ -5,8 +5,9 @@
 // (the busiest link's crossings over the p - 1 phases, rounded up, which link_loads computes
 // from the schedule) nor above it plus one. On every box of D = 3 and D = 4, in any rank order,
 // and on the full meshes of D = 3 to 5, it starts from mlfm's phases (the network's groups give
-// the ranks' coordinates) and is at the bound, 1; its search alone reaches it on all the testbed's boxes but
-// 24 B, where it stops at 2 (asserted box by box), and stops at 2 on the full mesh of D = 3.
+// the ranks' coordinates) and is at the bound, 1; its search alone reaches it on all the
+// testbed's boxes but 24 B, where it stops at 2 (asserted box by box), and stops at 2 on the full
+// mesh of D = 3.
 // Also: without a network it reads the topology as a tree (on the mesh never above shift's
 // loads), and it says why it does not apply when it has neither.
 #include <gtest/gtest.h>
