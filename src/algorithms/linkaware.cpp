@@ -350,12 +350,29 @@ class PhaseBuilder {
   std::uint64_t random_ = 0x9e3779b97f4a7c15ULL;
 };
 
+// Whether `phases` are p - 1 permutations without fixed points that send every transfer once.
+bool is_total_exchange(const Phases& phases, int p) {
+  if (phases.size() != static_cast<std::size_t>(p - 1)) return false;
+  std::vector<char> sent(static_cast<std::size_t>(p) * static_cast<std::size_t>(p), 0);
+  for (const std::vector<int>& phase : phases) {
+    if (phase.size() != static_cast<std::size_t>(p)) return false;
+    std::vector<char> received(static_cast<std::size_t>(p), 0);
+    for (int from = 0; from < p; ++from) {
+      const int to = phase[static_cast<std::size_t>(from)];
+      if (to < 0 || to >= p || to == from || received[static_cast<std::size_t>(to)]++) return false;
+      if (sent[static_cast<std::size_t>(from) * static_cast<std::size_t>(p) + static_cast<std::size_t>(to)]++) return false;
+    }
+  }
+  return true;
+}
+
 // The search's start: `structured` where it loads the capacities no more than the greedy
 // colouring (it is not coloured at all when it is at the bound already), else the colouring.
+// Phases that are no total exchange are not a start.
 LinkawarePhases build_phases(const RankRoutes& routes, const Phases& structured) {
   const std::vector<long long> crossed = routes.crossings();
   std::optional<PhaseBuilder> start;
-  if (!structured.empty()) {
+  if (is_total_exchange(structured, routes.size())) {
     start.emplace(routes, crossed);
     start->place(structured);
     if (start->at_bound()) return start->finish(true);

@@ -25,8 +25,8 @@ struct LinkawarePhases {
 
 // The phases for `routes` (p >= 2). `structured`, when not empty: p - 1 phases a construction
 // gives (mlfm's, where the ranks form a box), each a permutation without fixed points, together
-// every transfer once; the search starts from them where they load the capacities no more than
-// its greedy colouring. Deterministic: every rank computes the same ones.
+// every transfer once (others are ignored); the search starts from them where they load the
+// capacities no more than its greedy colouring. Deterministic: every rank computes the same ones.
 LinkawarePhases linkaware_phases(const RankRoutes& routes, const std::vector<std::vector<int>>& structured = {});
 
 Applicability supports_linkaware(const Problem& problem);

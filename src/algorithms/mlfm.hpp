@@ -64,8 +64,8 @@ struct MlfmJob {
 // leaf's. The ranks must fill a box: as many leaves in every column, as many servers (one rank
 // each) on every leaf, slots <= columns - 1. Otherwise nullopt, `why_not` saying why.
 std::optional<MlfmJob> mlfm_job(const Topology* topology, int size, std::string* why_not);
-// The job from whatever tells the ranks' coordinates: the problem's topology when it has one,
-// else the groups of the network its ranks run on (a network `topocoll-platform mlfm` wrote
+// The job from whatever tells the ranks' coordinates: the problem's topology where it makes a
+// box, else the groups of the network its ranks run on (a network `topocoll-platform mlfm` wrote
 // gives each server its column, layer and slot). nullopt where neither makes a box.
 std::optional<MlfmJob> mlfm_job_of(const Problem& problem);
 // The phases after the local copy, as destination[phase][rank]: size - 1 permutations without

@@ -203,6 +203,30 @@ TEST(LinkawareSchedule, ABoxInAnyRankOrderStartsFromMlfmsPhases) {
   EXPECT_FALSE(mlfm_job_of(problem));
 }
 
+// A start that is no total exchange is not taken: too few phases, a rank sending to itself, a
+// transfer sent twice. The phases are then the search's own, and still a total exchange.
+TEST(LinkawareSchedule, AStartThatIsNoTotalExchangeIsIgnored) {
+  const network::MlfmSpec spec = testbed();
+  const network::Network net = network::mlfm_network(spec);
+  const std::vector<int> hosts = box_job(spec, {2, 3, 2}).hosts;
+  const NetworkPlacement placement{&net, hosts};
+  Problem problem{12, 64, nullptr, {}};
+  problem.network = &placement;
+  const RankRoutes routes = *rank_routes(problem, nullptr);
+  const std::vector<std::vector<int>> good = mlfm_destinations(*mlfm_job_of(problem));
+  ASSERT_TRUE(linkaware_phases(routes, good).from_structured);
+  std::vector<std::vector<int>> short_of_one(good.begin(), good.end() - 1);
+  std::vector<std::vector<int>> to_itself = good, twice = good;
+  const int x = to_itself[0][0];
+  std::swap(to_itself[0][0], to_itself[0][static_cast<std::size_t>(x)]);  // x now sends to itself
+  twice[1] = twice[0];
+  for (const auto& bad : {short_of_one, to_itself, twice}) {
+    const LinkawarePhases phases = linkaware_phases(routes, bad);
+    EXPECT_FALSE(phases.from_structured);
+    EXPECT_EQ(phases.destination.size(), 11u);
+  }
+}
+
 // The full systems (n = D, l = D + 1, m = D): 36, 80 and 150 servers, each at the bound of one
 // flow per link from mlfm's phases, where shift puts D flows on a link; the search alone stops at
 // 2 at D = 3 (not run at 80 and 150: its budget, 3 * 10^7 load updates, takes seconds there).
