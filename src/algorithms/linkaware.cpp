@@ -65,6 +65,48 @@ Phases as_transfers(const Phases& structured, int p) {
   return table;
 }
 
+// The phases that rotate with the columns of `prism`: in each, a rank at position v of column j
+// sends to position w of column j + d (mod the columns), with v's w and d the same in every
+// column. They are a colouring of orbits (v, w, d), each the columns' messages at once, with
+// the union of their routes: the positions as classes, the same p - 1 phases.
+Phases column_symmetric_phases(const RankRoutes& routes, const ColumnPrism& prism) {
+  const int p = routes.size(), columns = prism.columns, positions = prism.positions();
+  struct Orbit {
+    int from, to, shift;
+  };
+  std::vector<Orbit> orbits;
+  TransferGraph graph;
+  graph.classes = positions;
+  graph.phases = p - 1;
+  graph.capacities = routes.capacities();
+  std::vector<int> route;
+  for (int v = 0; v < positions; ++v) {
+    for (int w = 0; w < positions; ++w) {
+      for (int d = 0; d < columns; ++d) {
+        if (v == w && d == 0) continue;
+        route.clear();
+        for (int j = 0; j < columns; ++j) {
+          const std::span<const int> hops = routes.route(prism.rank(v, j), prism.rank(w, (j + d) % columns));
+          route.insert(route.end(), hops.begin(), hops.end());
+        }
+        graph.add(v, w, route);
+        orbits.push_back({v, w, d});
+      }
+    }
+  }
+  const TransferColouring colouring = colour_transfers(graph, routes.crossings(), p, {});
+  Phases destination(colouring.transfer.size(), std::vector<int>(static_cast<std::size_t>(p)));
+  for (std::size_t k = 0; k < colouring.transfer.size(); ++k) {
+    for (const int t : colouring.transfer[k]) {
+      const Orbit& o = orbits[static_cast<std::size_t>(t)];
+      for (int j = 0; j < columns; ++j) {
+        destination[k][static_cast<std::size_t>(prism.rank(o.from, j))] = prism.rank(o.to, (j + o.shift) % columns);
+      }
+    }
+  }
+  return destination;
+}
+
 LinkawarePhases build_phases(const RankRoutes& routes, const Phases& structured) {
   const int p = routes.size();
   const TransferGraph graph = transfers_of(routes);
@@ -105,7 +147,8 @@ class LinkawarePlan final : public RoundPlan {
 
 }  // namespace
 
-LinkawarePhases linkaware_phases(const RankRoutes& routes, const std::vector<std::vector<int>>& structured) {
+LinkawarePhases linkaware_phases(const RankRoutes& routes, const std::vector<std::vector<int>>& structured,
+                                 const ColumnPrism& prism) {
   if (routes.size() < 2) return {};
   // The phases depend on the routes alone, not on the block size, and building them is the
   // costly part (0.1 s at p = 24 on the MLFM testbed, where the search's budget is spent): a
@@ -114,17 +157,21 @@ LinkawarePhases linkaware_phases(const RankRoutes& routes, const std::vector<std
   struct Built {
     RankRoutes routes;
     Phases structured;
+    ColumnPrism prism;
     LinkawarePhases phases;
   };
   static std::mutex guard;
   static std::optional<Built> last;
   {
     const std::lock_guard<std::mutex> lock(guard);
-    if (last && last->routes.same_routes(routes) && last->structured == structured) return last->phases;
+    if (last && last->routes.same_routes(routes) && last->structured == structured && last->prism == prism) {
+      return last->phases;
+    }
   }
-  LinkawarePhases phases = build_phases(routes, structured);
+  const bool symmetric = structured.empty() && prism.columns >= 2 && prism.rank_at.size() == static_cast<std::size_t>(routes.size());
+  LinkawarePhases phases = build_phases(routes, symmetric ? column_symmetric_phases(routes, prism) : structured);
   const std::lock_guard<std::mutex> lock(guard);
-  last.emplace(Built{routes, structured, phases});
+  last.emplace(Built{routes, structured, prism, phases});
   return phases;
 }
 
@@ -139,8 +186,12 @@ std::unique_ptr<RoundPlan> plan_linkaware(const Problem& problem) {
   if (!routes) return nullptr;  // supports() says why
   // Where the ranks form a box of a multi-layer full mesh, mlfm's phases are one flow per link
   // on the mesh's routes: the search starts from them (at the bound it has nothing to do).
+  // Elsewhere, where they form a prism of the network's columns, from the phases that rotate
+  // with the columns.
   const std::optional<MlfmJob> box = mlfm_job_of(problem);
-  return std::make_unique<LinkawarePlan>(problem, linkaware_phases(*routes, box ? mlfm_destinations(*box) : Phases{}));
+  const std::optional<ColumnPrism> prism = box ? std::nullopt : column_prism_of(problem);
+  return std::make_unique<LinkawarePlan>(
+      problem, linkaware_phases(*routes, box ? mlfm_destinations(*box) : Phases{}, prism ? *prism : ColumnPrism{}));
 }
 
 }  // namespace topocoll

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "algorithms/column_prism.hpp"
 #include "algorithms/problem.hpp"
 #include "algorithms/rank_routes.hpp"
 #include "algorithms/round_plan.hpp"
@@ -27,7 +28,11 @@ struct LinkawarePhases {
 // gives (mlfm's, where the ranks form a box), each a permutation without fixed points, together
 // every transfer once (others are ignored); the search starts from them where they load the
 // capacities no more than its greedy colouring. Deterministic: every rank computes the same ones.
-LinkawarePhases linkaware_phases(const RankRoutes& routes, const std::vector<std::vector<int>>& structured = {});
+// Without them, where `prism` places the ranks (column_prism.hpp: the same positions in every
+// column), the phases that rotate with the columns, searched as a colouring of the columns'
+// orbits, are that start.
+LinkawarePhases linkaware_phases(const RankRoutes& routes, const std::vector<std::vector<int>>& structured = {},
+                                 const ColumnPrism& prism = {});
 
 Applicability supports_linkaware(const Problem& problem);
 std::unique_ptr<RoundPlan> plan_linkaware(const Problem& problem);
