@@ -6,27 +6,37 @@
 // that is the fewest in which each rank can send its p - 1 blocks one at a time (so the bound
 // below is against the same number of rounds as shift and mlfm).
 //
-// How: the p(p-1) transfers are bipartite edges (sender -> receiver) to colour with p - 1 phases.
+// How: the p(p-1) transfers are bipartite edges (sender -> receiver) to colour with p - 1 phases
+// (transfer_colouring.cpp).
 // 1. Greedy: transfers whose routes cross the most crossed capacity go first (those are the ones
 //    to spread evenly), each into the phase, among those where its sender and receiver are both
 //    still free, where the most loaded capacity of its route is least loaded (then the least
 //    total load, then the lowest phase). When no phase has both free, König's alternating path
 //    (phases a, where the sender is free, and b, where the receiver is) swaps phase along a path
 //    and frees the receiver in a: so p - 1 phases always suffice.
-//    Where the ranks form a box of a multi-layer full mesh (their topology or their network's
-//    groups say so: mlfm_job_of), mlfm's phases are the other start, kept when they load the
-//    capacities no more than the greedy colouring; at the bound (one flow per link on the mesh's
-//    routes) nothing is coloured or searched. The search alone does not find that exact
-//    decomposition on every box (24 B: 2 flows; the full meshes of D = 3, 5, 6: 2, 4, 5).
 // 2. Local search (simulated annealing, deterministic): a transfer on a capacity loaded above the
 //    bound in some phase k (the pair picked at random from a list kept up to date), another
 //    phase b, and the swap of k and b along the alternating cycle of their two permutations
 //    through that transfer (both stay permutations; cycles of more than kMaxCycleTransfers
-//    transfers of k are not tried: a long swap moves many transfers at once and rarely helps). The cost is the sum of squared loads above the bound; a swap that
-//    raises it is kept with a probability that falls over the work budget. The best phases seen
-//    (the fewest flows on the busiest link, then the least cost) are kept. It stops at the
-//    bound or when the budget is spent; it does not always reach the bound where a schedule at
-//    the bound exists (docs/algorithms.md lists where, on the MLFM testbed).
+//    transfers of k are not tried: a long swap moves many transfers at once and rarely helps).
+//    The cost is the sum of squared loads above the bound; a swap that raises it is kept with a
+//    probability that falls over the work budget. The best phases seen (the fewest flows on the
+//    busiest link, then the least cost) are kept. It stops at the bound or when the budget is
+//    spent; alone, it does not always reach the bound where a schedule at the bound exists.
+// 3. Structured starts, kept where they load the capacities no more than the greedy colouring
+//    (taken as they are, with nothing coloured or searched, at the bound):
+//    - where the ranks form a box of a multi-layer full mesh (their topology or their network's
+//      groups say so: mlfm_job_of), mlfm's phases: one flow per link on the mesh's routes, where
+//      the search alone stops at 2 on 24 B and at 2, 4, 5 on the full meshes of D = 3, 5, 6;
+//    - else, where they hold the same positions in every column (column_prism.hpp: the whole
+//      32-server testbed, whose last layer is shorter, is such a prism and no box), phases that
+//      rotate with the columns: the same colouring and search over orbits (v, w, d), the message
+//      from position v of each column j to position w of column j + d, whose routes are the
+//      union of the columns' routes. Rotating the columns maps the mesh onto itself, so a
+//      symmetric schedule exists wherever mlfm's exists, and the search has p / columns classes
+//      to place instead of p. On the whole testbed it reaches one flow per link in 0.1 s, where
+//      the search over all phases stops at 2; on nearly full prisms of D = 4 (70, 75 servers) it
+//      stops at 2 too.
 // Bound: a capacity crossed by F of the p(p-1) transfers carries at least ceil(F / (p-1)) flows
 // in some phase; `bound` is the largest over the capacities (the tests compare against it).
 // Cost (C capacities, h hops per route): routes p^2 h; greedy O(p^3 h) (every phase tried for
