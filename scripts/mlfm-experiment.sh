@@ -5,13 +5,13 @@
 # pairwise runs), pairwise and SMPI's own MPI_Alltoall under the ompi and mpich selectors, at 16,
 # 64 and 256 MiB per server (the server's whole send buffer: blocks of bytes / p, its own block a
 # charged local copy), on the paper's four jobs of platforms/mlfm-d3-32, two random allocations of
-# its servers, and the full systems of D = 3 to 6 (n = D, l = D + 1, m = D), under the SMPI-unit and
-# CM02 models. Timing points run on shared buffers (--shared-malloc: valid=skipped); each job is
+# its servers, all 32 of them (`whole`: no box, a prism of the columns), and the full systems of
+# D = 3 to 6 (n = D, l = D + 1, m = D), under the SMPI-unit and CM02 models. Timing points run on shared buffers (--shared-malloc: valid=skipped); each job is
 # validated byte-exact separately at 64 KiB per server. Local copies are charged at 5 GB/s. No
 # mpich point at an odd number of ranks (SimGrid's mpich selector aborts there); where the ompi
 # selector picks `pair` (80 ranks and more, large blocks) it aborts too, after the other algorithms' rows.
 # Writes results/mlfm/mlfm-JOB.csv (model,job,selector, then topocoll-bench's columns).
-# Usage: scripts/mlfm-experiment.sh [JOB...]   (default: 2-3-2 3-3-2 3-4-2 2-4-3 random-17 random-24 full-d3 ... full-d6)
+# Usage: scripts/mlfm-experiment.sh [JOB...]   (default: 2-3-2 3-3-2 3-4-2 2-4-3 random-17 random-24 whole full-d3 ... full-d6)
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 out="$repo/results/mlfm"
@@ -40,6 +40,7 @@ done
 describe() {
   case "$1" in
     random-*) echo "$testbed.xml $out/$1.hosts $testbed.topology.json ${1#random-}" ;;
+    whole) echo "$testbed.xml $testbed.hosts $testbed.topology.json 32" ;;
     full-d*) local d=${1#full-d}; echo "$out/mlfm-d$d-full.xml $out/mlfm-d$d-full-$d-$((d + 1))-$d.hosts $out/mlfm-d$d-full.topology.json $((d * (d + 1) * d))" ;;
     *) local box; IFS=- read -ra box <<<"$1"; echo "$testbed.xml $testbed-$1.hosts $testbed.topology.json $((box[0] * box[1] * box[2]))" ;;
   esac
@@ -59,13 +60,13 @@ run() {
 }
 
 jobs=("$@")
-((${#jobs[@]} > 0)) || jobs=(2-3-2 3-3-2 3-4-2 2-4-3 random-17 random-24 full-d3 full-d4 full-d5 full-d6)
+((${#jobs[@]} > 0)) || jobs=(2-3-2 3-3-2 3-4-2 2-4-3 random-17 random-24 whole full-d3 full-d4 full-d5 full-d6)
 mib=$((1024 * 1024))
 for job in "${jobs[@]}"; do
   [[ $job == full-d* ]] && full_system "${job#full-d}"
   read -r _ _ _ np <<<"$(describe "$job")"
   algorithms=mlfm,linkaware,shift,pairwise,native
-  [[ $job == random-* ]] && algorithms=linkaware,shift,pairwise,native
+  [[ $job == random-* || $job == whole ]] && algorithms=linkaware,shift,pairwise,native
   echo "model,job,selector,op,algorithm,np,bytes,avg_us,min_us,max_us,iterations,valid" >"$out/mlfm-$job.csv"
   run "$job" SMPI-unit ompi "$algorithms" -m $((65536 / np))   # byte-exact check
   for model in SMPI-unit CM02; do

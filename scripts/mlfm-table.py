@@ -18,9 +18,10 @@ import sys
 LINK_MIB_S = 3770.0
 MIB = 1024 * 1024
 SERIES = ["mlfm", "linkaware", "shift", "pairwise", "native-ompi", "native-mpich"]
-JOB_ORDER = ["2-3-2", "3-3-2", "3-4-2", "2-4-3", "random-17", "random-24", "full-d3", "full-d4", "full-d5", "full-d6"]
+JOB_ORDER = ["2-3-2", "3-3-2", "3-4-2", "2-4-3", "random-17", "random-24", "whole", "full-d3", "full-d4", "full-d5",
+             "full-d6"]
 JOB_NAMES = {"2-3-2": "12 (2,3,2)", "3-3-2": "18 (3,3,2)", "3-4-2": "24 A (3,4,2)", "2-4-3": "24 B (2,4,3)",
-             "random-17": "random 17", "random-24": "random 24", "full-d3": "full D=3 (36)",
+             "random-17": "random 17", "random-24": "random 24", "whole": "every server (32)", "full-d3": "full D=3 (36)",
              "full-d4": "full D=4 (80)", "full-d5": "full D=5 (150)", "full-d6": "full D=6 (252)"}
 
 
