@@ -41,8 +41,10 @@
 // in some phase; `bound` is the largest over the capacities (the tests compare against it).
 // Cost (C capacities, h hops per route): routes p^2 h; greedy O(p^3 h) (every phase tried for
 // each transfer) and O(p (p + C)) memory for phases and loads; the search at most
-// min(kWorkPerPair p^2, kMostWork) load updates. topocoll-plan's CPU time: 0.01 s at p = 60 on
-// two clusters, 0.2 s at p = 256 flat, 0.3 s at p = 256 on two clusters (100 + 156).
+// min(kWorkPerPair p^2, kMostWork) load updates (transfer_colouring.cpp); a structured start
+// O(p^2 h) to place and weigh, and a prism's search the same budget again. topocoll-plan's CPU
+// time: 0.01 s at p = 60 on two clusters, 0.2 s at p = 256 flat, 0.3 s at p = 256 on two
+// clusters (100 + 156), 0.12 s on the whole 32-server MLFM testbed (a prism).
 // Rounds: p - 1 (the local copy in the first). Messages per rank: p - 1, one per round. Bytes per
 // rank: (p-1)*B; alltoallv: its own blocks in the same phases (the phases ignore sizes).
 #include "algorithms/linkaware.hpp"
