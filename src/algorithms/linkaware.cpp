@@ -119,6 +119,16 @@ Phases column_symmetric_phases(const RankRoutes& routes, const ColumnPrism& pris
   return destination;
 }
 
+// Whether `prism` has two columns or more and places each of the p ranks once.
+bool places_every_rank_once(const ColumnPrism& prism, int p) {
+  if (prism.columns < 2 || prism.rank_at.size() != static_cast<std::size_t>(p) || p % prism.columns != 0) return false;
+  std::vector<char> placed(static_cast<std::size_t>(p), 0);
+  for (const int r : prism.rank_at) {
+    if (r < 0 || r >= p || placed[static_cast<std::size_t>(r)]++) return false;
+  }
+  return true;
+}
+
 LinkawarePhases build_phases(const RankRoutes& routes, const Phases& structured) {
   const int p = routes.size();
   const TransferGraph graph = transfers_of(routes);
@@ -180,7 +190,7 @@ LinkawarePhases linkaware_phases(const RankRoutes& routes, const std::vector<std
       return last->phases;
     }
   }
-  const bool symmetric = structured.empty() && prism.columns >= 2 && prism.rank_at.size() == static_cast<std::size_t>(routes.size());
+  const bool symmetric = structured.empty() && places_every_rank_once(prism, routes.size());
   LinkawarePhases phases = build_phases(routes, symmetric ? column_symmetric_phases(routes, prism) : structured);
   const std::lock_guard<std::mutex> lock(guard);
   last.emplace(Built{routes, structured, prism, phases});

@@ -28,9 +28,9 @@ struct LinkawarePhases {
 // gives (mlfm's, where the ranks form a box), each a permutation without fixed points, together
 // every transfer once (others are ignored); the search starts from them where they load the
 // capacities no more than its greedy colouring. Deterministic: every rank computes the same ones.
-// Without them, where `prism` places the ranks (column_prism.hpp: the same positions in every
-// column), the phases that rotate with the columns, searched as a colouring of the columns'
-// orbits, are that start.
+// Without them, where `prism` places every rank once (column_prism.hpp: the same positions in
+// every column; others are ignored), the phases that rotate with the columns, searched as a
+// colouring of the columns' orbits, are that start.
 LinkawarePhases linkaware_phases(const RankRoutes& routes, const std::vector<std::vector<int>>& structured = {},
                                  const ColumnPrism& prism = {});
 

@@ -253,6 +253,12 @@ TEST(LinkawareSchedule, PrismsOfTheColumnsStartFromPhasesThatRotateWithThem) {
     EXPECT_EQ(prism->positions(), 8);
     const RankRoutes routes = *rank_routes(problem, nullptr);
     EXPECT_TRUE(linkaware_phases(routes, {}, *prism).from_structured) << what;
+    // A prism that does not place every rank once is no start.
+    ColumnPrism broken = *prism;
+    broken.rank_at[0] = broken.rank_at[1];
+    EXPECT_FALSE(linkaware_phases(routes, {}, broken).from_structured) << what;
+    broken.rank_at[0] = 32;
+    EXPECT_FALSE(linkaware_phases(routes, {}, broken).from_structured) << what;
     EXPECT_EQ(linkaware_phases(routes).worst_load, 2) << what;
   }
 
