@@ -81,7 +81,7 @@ Phases as_transfers(const Phases& structured, int p) {
 // sends to position w of column j + d (mod the columns), with v's w and d the same in every
 // column. They are a colouring of orbits (v, w, d), each the columns' messages at once, with
 // the union of their routes: the positions as classes, the same p - 1 phases.
-Phases column_symmetric_phases(const RankRoutes& routes, const ColumnPrism& prism) {
+Phases column_symmetric_phases(const RankRoutes& routes, const std::vector<long long>& crossed, const ColumnPrism& prism) {
   const int p = routes.size(), columns = prism.columns, positions = prism.positions();
   struct Orbit {
     int from, to, shift;
@@ -106,7 +106,7 @@ Phases column_symmetric_phases(const RankRoutes& routes, const ColumnPrism& pris
       }
     }
   }
-  const TransferColouring colouring = colour_transfers(graph, routes.crossings(), p, {});
+  const TransferColouring colouring = colour_transfers(graph, crossed, p, {});
   Phases destination(colouring.transfer.size(), std::vector<int>(static_cast<std::size_t>(p)));
   for (std::size_t k = 0; k < colouring.transfer.size(); ++k) {
     for (const int t : colouring.transfer[k]) {
@@ -129,10 +129,11 @@ bool places_every_rank_once(const ColumnPrism& prism, int p) {
   return true;
 }
 
-LinkawarePhases build_phases(const RankRoutes& routes, const Phases& structured) {
+// `crossed`: routes.crossings(), which both colourings weigh against.
+LinkawarePhases build_phases(const RankRoutes& routes, const std::vector<long long>& crossed, const Phases& structured) {
   const int p = routes.size();
   const TransferGraph graph = transfers_of(routes);
-  const TransferColouring colouring = colour_transfers(graph, routes.crossings(), p, as_transfers(structured, p));
+  const TransferColouring colouring = colour_transfers(graph, crossed, p, as_transfers(structured, p));
   LinkawarePhases phases;
   phases.destination.assign(colouring.transfer.size(), std::vector<int>(static_cast<std::size_t>(p)));
   phases.source = phases.destination;
@@ -191,7 +192,9 @@ LinkawarePhases linkaware_phases(const RankRoutes& routes, const std::vector<std
     }
   }
   const bool symmetric = structured.empty() && places_every_rank_once(prism, routes.size());
-  LinkawarePhases phases = build_phases(routes, symmetric ? column_symmetric_phases(routes, prism) : structured);
+  const std::vector<long long> crossed = routes.crossings();
+  LinkawarePhases phases =
+      build_phases(routes, crossed, symmetric ? column_symmetric_phases(routes, crossed, prism) : structured);
   const std::lock_guard<std::mutex> lock(guard);
   last.emplace(Built{routes, structured, prism, phases});
   return phases;
