@@ -2,8 +2,9 @@
 """Worst flows per link against the lower bound, for linkaware, mlfm and shift, on the multi-layer
 full mesh platforms/mlfm-d3-32: the MLFM paper's four jobs and random allocations of its servers
 (issue 14 part 3); then random allocations of the full mesh of D = 4 (80 servers, written by
-topocoll-platform mlfm --d 4 into a temporary folder). Every number comes from `topocoll-plan --network ... --links --format json`
-(max_flows_per_link and link_load_bound); this script only runs it and prints a Markdown table.
+topocoll-platform mlfm --d 4 into a temporary folder). Every number comes from
+`topocoll-plan --network ... --links --format json` (max_flows_per_link and link_load_bound); this
+script only runs it and prints Markdown tables.
 
 Usage: scripts/link-loads-table.py [BUILD_DIR]   (default build/mpi)
 """

@@ -6,8 +6,9 @@
 # 64 and 256 MiB per server (the server's whole send buffer: blocks of bytes / p, its own block a
 # charged local copy), on the paper's four jobs of platforms/mlfm-d3-32, two random allocations of
 # its servers, all 32 of them (`whole`: no box, a prism of the columns), and the full systems of
-# D = 3 to 6 (n = D, l = D + 1, m = D), under the SMPI-unit and CM02 models. Timing points run on shared buffers (--shared-malloc: valid=skipped); each job is
-# validated byte-exact separately at 64 KiB per server. Local copies are charged at 5 GB/s. No
+# D = 3 to 6 (n = D, l = D + 1, m = D), under the SMPI-unit and CM02 models. Timing points run
+# on shared buffers (--shared-malloc: valid=skipped); each job is validated byte-exact separately
+# at 64 KiB per server. Local copies are charged at 5 GB/s. No
 # mpich point at an odd number of ranks (SimGrid's mpich selector aborts there); where the ompi
 # selector picks `pair` (80 ranks and more, large blocks) it aborts too, after the other algorithms' rows.
 # Writes results/mlfm/mlfm-JOB.csv (model,job,selector, then topocoll-bench's columns).
