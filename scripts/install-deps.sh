@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  cmake g++ make pkg-config
+  cmake g++ gfortran make pkg-config
   libopenmpi-dev openmpi-bin        # the default real MPI
   libsimgrid-dev                    # SMPI: smpicxx, smpirun (SimGrid 3.32)
   libgtest-dev googletest           # tests
@@ -16,6 +16,7 @@ packages=(
   gnuplot-nox                       # plots of the simulated studies (scripts/two-cluster-plot.sh)
   libfftw3-dev libfftw3-mpi-dev     # drop-in tests: FFTW's distributed 3-D FFT
   hpcc                              # drop-in tests: the HPC Challenge suite (Open MPI build)
+  quantum-espresso quantum-espresso-data  # drop-in tests: QE's pw.x (Fortran) and its Si pseudopotential
 )
 if [[ "${1:-}" == "--with-mpich" ]]; then
   packages+=(libmpich-dev mpich)

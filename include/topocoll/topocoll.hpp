@@ -49,6 +49,11 @@ struct CollectiveOptions {
   // calibration's decision table entry that covers the call ("the tuning table (alltoall, 16
   // ranks, node:1x16, 1024-65535 bytes per block)"; docs/tuning.md); empty when no auto ran.
   std::string* chosen_by = nullptr;
+  // When not null, an algorithm that does not apply to the call (lg without two clusters, an
+  // intercommunicator) is no error: the MPI library's own call answers instead, and this
+  // receives why ("algorithm 'lg' does not apply: ..."); it stays empty when topocoll answered.
+  // Every rank reaches the same verdict, so every rank hands the call on alike.
+  std::string* inapplicable_reason = nullptr;
 
   struct GroupShuffle {
     int group_width = 4;  // partners per round (the paper's w)

@@ -35,8 +35,9 @@ MaybeFailure attach_topology(CommState& state, CheckedCall& call) {
     const std::string hint = call.topology_spec.empty()
                                  ? " (no topology given: set CollectiveOptions::topology or TOPOCOLL_TOPOLOGY)"
                                  : " (topology '" + call.topology_spec + "')";
-    return Failure{MPI_ERR_ARG, "algorithm '" + std::string(call.algorithm->name) +
-                                    "' does not apply: " + applicability.reason + hint};
+    return Failure{MPI_ERR_ARG,
+                   "algorithm '" + std::string(call.algorithm->name) + "' does not apply: " + applicability.reason + hint,
+                   true};
   }
   return std::nullopt;
 }

@@ -22,7 +22,7 @@ MaybeFailure check_communicator(MPI_Comm comm, int& size, int& rank) {
   if (MPI_Comm_test_inter(comm, &is_inter) != MPI_SUCCESS) {
     return Failure{MPI_ERR_COMM, "the communicator is not valid"};
   }
-  if (is_inter) return Failure{MPI_ERR_COMM, "intercommunicators are not supported"};
+  if (is_inter) return Failure{MPI_ERR_COMM, "intercommunicators are not supported", true};
   if (MPI_Comm_size(comm, &size) != MPI_SUCCESS || MPI_Comm_rank(comm, &rank) != MPI_SUCCESS) {
     return Failure{MPI_ERR_COMM, "the communicator is not valid"};
   }

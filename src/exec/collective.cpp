@@ -45,7 +45,7 @@ MaybeFailure check_applies(const CheckedCall& call) {
   const Applicability applicability = call.algorithm->supports(call.problem);
   if (applicability.ok) return std::nullopt;
   return Failure{MPI_ERR_ARG,
-                 "algorithm '" + std::string(call.algorithm->name) + "' does not apply: " + applicability.reason};
+                 "algorithm '" + std::string(call.algorithm->name) + "' does not apply: " + applicability.reason, true};
 }
 
 MaybeFailure build_plan(const CheckedCall& call, ExecutionPlan& plan) {
@@ -140,6 +140,12 @@ int run_native(const CallArguments& arguments, const CollectiveOptions& options)
   return rc;
 }
 
+// The algorithm does not apply, and the caller asked for the MPI library's call in that case.
+int run_native_instead(const CallArguments& arguments, const CollectiveOptions& options, const Failure& verdict) {
+  *options.inapplicable_reason = verdict.message;
+  return run_native(arguments, options);
+}
+
 int run_checked(const CallArguments& arguments, const CollectiveOptions& options) {
   const std::string op(to_string(arguments.operation));
   if (!mpi_is_active()) {
@@ -153,6 +159,9 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
     // Whether an algorithm that needs no topology applies is known now, before any communication.
     if (call.algorithm != nullptr && !call.native && !call.algorithm->needs_topology) failure = check_applies(call);
   }
+  if (failure && failure->inapplicable && options.inapplicable_reason != nullptr) {
+    return run_native_instead(arguments, options, *failure);
+  }
   if (failure) {
     failure->message = op + ": " + failure->message;
     return report_failure(arguments.comm, *failure);
@@ -163,6 +172,9 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
   call.network_path = network_path_of(options);
   MaybeFailure run_failure = run_schedule(arguments, call, blocks);
   if (!run_failure) run_failure = summary_between_calls(arguments.comm, call);
+  if (run_failure && run_failure->inapplicable && options.inapplicable_reason != nullptr) {
+    return run_native_instead(arguments, options, *run_failure);
+  }
   if (run_failure) {
     const std::string requested =
         options.algorithm.empty() ? std::string(default_algorithm(arguments.operation)) : options.algorithm;

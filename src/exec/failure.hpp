@@ -14,6 +14,9 @@ namespace topocoll::exec {
 struct Failure {
   int code = MPI_ERR_OTHER;  // an MPI error class (argument checks) or the code MPI returned
   std::string message;
+  // The algorithm does not apply to this call (MPI_ERR_ARG): a verdict every rank reaches
+  // alike, which a caller may answer with the MPI library's own call instead of an error.
+  bool inapplicable = false;
 };
 
 using MaybeFailure = std::optional<Failure>;

@@ -8,8 +8,10 @@
  *   preload_check config-error with MPI_ERRORS_RETURN: MPI_Alltoall and MPI_Alltoallv must
  *                              fail with MPI_ERR_ARG (run with a bad TOPOCOLL_* value)
  *   preload_check rooted       MPI_Scatter, MPI_Gather, MPI_Scatterv and MPI_Gatherv from every
- *                              root, MPI_IN_PLACE at the root, on MPI_COMM_WORLD and a split */
+ *                              root, MPI_IN_PLACE at the root, on MPI_COMM_WORLD and a split,
+ *                              with every argument MPI ignores left unset */
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,8 +154,16 @@ static void check_intercommunicator(void) {
   MPI_Comm_free(&local);
 }
 
+/* What a program may leave in the arguments MPI says are not significant (the root's side on
+ * the other ranks, the root's own side when in place): a datatype handle that was never set
+ * (reading it crashes), a nonsense count and buffer. */
+#define UNSET_TYPE ((MPI_Datatype)(uintptr_t)0x5a5a5a5a)
+#define UNSET_COUNT (-7)
+#define UNSET_BUFFER ((void*)(uintptr_t)0x5a5a5a5a)
+
 /* Scatter and gather of `count` ints per rank from `root`, then their v forms with rank q's
- * block holding q + 1 ints, placed in reverse rank order at the root. */
+ * block holding q + 1 ints, placed in reverse rank order at the root. Every argument MPI
+ * ignores is left unset. */
 static void check_rooted_from(MPI_Comm comm, int root, int count, int in_place) {
   int rank, size;
   MPI_Comm_rank(comm, &rank);
@@ -163,7 +173,10 @@ static void check_rooted_from(MPI_Comm comm, int root, int count, int in_place) 
   for (int q = 0; q < size; ++q)
     for (int k = 0; k < count; ++k) all[q * count + k] = value(root, q, k);
   const int at_root = rank == root;
-  int ok = MPI_Scatter(all, count, MPI_INT, at_root && in_place ? MPI_IN_PLACE : mine, count, MPI_INT, root, comm) ==
+  const int root_in_place = at_root && in_place;
+  int ok = (at_root ? MPI_Scatter(all, count, MPI_INT, root_in_place ? MPI_IN_PLACE : mine,
+                                  root_in_place ? UNSET_COUNT : count, root_in_place ? UNSET_TYPE : MPI_INT, root, comm)
+                    : MPI_Scatter(UNSET_BUFFER, UNSET_COUNT, UNSET_TYPE, mine, count, MPI_INT, root, comm)) ==
            MPI_SUCCESS;
   for (int k = 0; ok && !(at_root && in_place) && k < count; ++k) ok = mine[k] == value(root, rank, k);
   expect(ok, in_place ? "MPI_Scatter, in place at the root" : "MPI_Scatter", rank);
@@ -171,8 +184,9 @@ static void check_rooted_from(MPI_Comm comm, int root, int count, int in_place) 
   int* gathered = calloc((size_t)count * (size_t)size, sizeof(int));
   for (int k = 0; k < count; ++k) mine[k] = value(root, rank, k);
   if (at_root && in_place) memcpy(gathered + rank * count, mine, sizeof(int) * (size_t)count);
-  ok = MPI_Gather(at_root && in_place ? MPI_IN_PLACE : mine, count, MPI_INT, gathered, count, MPI_INT, root, comm) ==
-       MPI_SUCCESS;
+  ok = (at_root ? MPI_Gather(root_in_place ? MPI_IN_PLACE : mine, root_in_place ? UNSET_COUNT : count,
+                             root_in_place ? UNSET_TYPE : MPI_INT, gathered, count, MPI_INT, root, comm)
+               : MPI_Gather(mine, count, MPI_INT, UNSET_BUFFER, UNSET_COUNT, UNSET_TYPE, root, comm)) == MPI_SUCCESS;
   for (int i = 0; ok && at_root && i < count * size; ++i) ok = gathered[i] == all[i];
   expect(ok, in_place ? "MPI_Gather, in place at the root" : "MPI_Gather", rank);
 
@@ -182,11 +196,15 @@ static void check_rooted_from(MPI_Comm comm, int root, int count, int in_place) 
   for (int q = 0; q < size; ++q)
     for (int k = 0; k < counts[q]; ++k) spread[displs[q] + k] = value(root, q, k);
   int* block = malloc(sizeof(int) * (size_t)(rank + 1));
-  ok = MPI_Scatterv(spread, counts, displs, MPI_INT, block, rank + 1, MPI_INT, root, comm) == MPI_SUCCESS;
+  ok = (at_root ? MPI_Scatterv(spread, counts, displs, MPI_INT, block, rank + 1, MPI_INT, root, comm)
+               : MPI_Scatterv(UNSET_BUFFER, NULL, NULL, UNSET_TYPE, block, rank + 1, MPI_INT, root, comm)) ==
+       MPI_SUCCESS;
   for (int k = 0; ok && k <= rank; ++k) ok = block[k] == value(root, rank, k);
   expect(ok, "MPI_Scatterv", rank);
   int* back = calloc((size_t)total, sizeof(int));
-  ok = MPI_Gatherv(block, rank + 1, MPI_INT, back, counts, displs, MPI_INT, root, comm) == MPI_SUCCESS;
+  ok = (at_root ? MPI_Gatherv(block, rank + 1, MPI_INT, back, counts, displs, MPI_INT, root, comm)
+               : MPI_Gatherv(block, rank + 1, MPI_INT, UNSET_BUFFER, NULL, NULL, UNSET_TYPE, root, comm)) ==
+       MPI_SUCCESS;
   for (int i = 0; ok && at_root && i < total; ++i) ok = back[i] == spread[i];
   expect(ok, "MPI_Gatherv", rank);
   free(all), free(mine), free(gathered), free(counts), free(displs), free(spread), free(block), free(back);

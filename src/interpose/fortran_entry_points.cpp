@@ -1,0 +1,132 @@
+// The Fortran entry points of libtopocoll-pmpi.so, for Open MPI. Open MPI's Fortran bindings
+// call PMPI_Alltoall and friends directly, so the C entry points never see a Fortran program's
+// calls: these definitions take the bindings' place, convert the arguments to C and go the
+// same way as a C call (answer_call).
+//
+// Which symbols: mpif.h and `use mpi` call mpi_alltoall_ (gfortran's spelling; the other
+// compilers' mpi_alltoall, mpi_alltoall__ and MPI_ALLTOALL are defined too, all one function);
+// `use mpi_f08` calls Open MPI's ompi_alltoall_f from libmpi_usempif08.so. Open MPI 4.1 defines
+// every one of these in libmpi_mpifh.so with the same arguments (ompi/mpi/fortran/mpif-h), and
+// a preloaded definition comes first.
+//
+// Conversions, as Open MPI's own bindings make them: handles by MPI_Comm_f2c and MPI_Type_f2c;
+// Fortran's MPI_IN_PLACE and MPI_BOTTOM are the addresses of two variables of libmpi.so
+// (mpi_fortran_in_place_, mpi_fortran_bottom_), which become C's MPI_IN_PLACE and MPI_BOTTOM;
+// counts and displacements are MPI_Fint, int in every Open MPI built for default Fortran
+// integers; the MPI code goes to `ierror`.
+//
+// MPICH's Fortran bindings call the C MPI_ entry points themselves, so there the C entry
+// points answer Fortran programs and this file is not built.
+#include <mpi.h>
+
+#include "exec/call.hpp"
+#include "interpose/interposed_call.hpp"
+
+#if defined(OPEN_MPI) && OPEN_MPI
+
+static_assert(sizeof(MPI_Fint) == sizeof(int),
+              "Fortran integers of another size than C's int: the count arrays would need converting");
+
+// Defined in libmpi.so; their addresses are Fortran's MPI_IN_PLACE and MPI_BOTTOM.
+extern "C" int mpi_fortran_in_place_;
+extern "C" int mpi_fortran_bottom_;
+
+namespace {
+
+using topocoll::Operation;
+using topocoll::exec::CallArguments;
+using topocoll::exec::SideArguments;
+
+const void* c_buffer(const char* fortran_buffer) {
+  if (fortran_buffer == reinterpret_cast<const char*>(&mpi_fortran_in_place_)) return MPI_IN_PLACE;
+  if (fortran_buffer == reinterpret_cast<const char*>(&mpi_fortran_bottom_)) return MPI_BOTTOM;
+  return fortran_buffer;
+}
+
+// One side with one count (alltoall, scatter, gather; the lone side of the v forms' peers).
+SideArguments side(const char* buffer, const MPI_Fint* count, const MPI_Fint* type) {
+  return SideArguments{c_buffer(buffer), *count, nullptr, nullptr, PMPI_Type_f2c(*type)};
+}
+
+// One side with a count and a displacement per peer.
+SideArguments side(const char* buffer, const MPI_Fint* counts, const MPI_Fint* displs, const MPI_Fint* type) {
+  return SideArguments{c_buffer(buffer), 0, counts, displs, PMPI_Type_f2c(*type)};
+}
+
+void answer(const CallArguments& call, const char* entry_point, MPI_Fint* ierror) {
+  const int rc = topocoll::interpose::answer_call(call, entry_point);
+  if (ierror != nullptr) *ierror = static_cast<MPI_Fint>(rc);
+}
+
+}  // namespace
+
+// The spellings of one Fortran entry point, as aliases of Open MPI's ompi_<name>_f. A macro
+// because symbol names cannot be computed otherwise.
+#define TOPOCOLL_FORTRAN_SPELLINGS(name, NAME, parameters)                  \
+  void mpi_##name parameters __attribute__((alias("ompi_" #name "_f")));   \
+  void mpi_##name##_ parameters __attribute__((alias("ompi_" #name "_f"))); \
+  void mpi_##name##__ parameters __attribute__((alias("ompi_" #name "_f"))); \
+  void MPI_##NAME parameters __attribute__((alias("ompi_" #name "_f")));
+
+extern "C" {
+
+void ompi_alltoall_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf, MPI_Fint* recvcount,
+                     MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* ierror) {
+  answer({Operation::alltoall, side(sendbuf, sendcount, sendtype), side(recvbuf, recvcount, recvtype), 0,
+          PMPI_Comm_f2c(*comm)},
+         "MPI_Alltoall (Fortran)", ierror);
+}
+TOPOCOLL_FORTRAN_SPELLINGS(alltoall, ALLTOALL,
+                           (char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+
+void ompi_alltoallv_f(char* sendbuf, MPI_Fint* sendcounts, MPI_Fint* sdispls, MPI_Fint* sendtype, char* recvbuf,
+                      MPI_Fint* recvcounts, MPI_Fint* rdispls, MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* ierror) {
+  answer({Operation::alltoallv, side(sendbuf, sendcounts, sdispls, sendtype),
+          side(recvbuf, recvcounts, rdispls, recvtype), 0, PMPI_Comm_f2c(*comm)},
+         "MPI_Alltoallv (Fortran)", ierror);
+}
+TOPOCOLL_FORTRAN_SPELLINGS(alltoallv, ALLTOALLV,
+                           (char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*,
+                            MPI_Fint*))
+
+void ompi_scatter_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf, MPI_Fint* recvcount,
+                    MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierror) {
+  answer({Operation::scatter, side(sendbuf, sendcount, sendtype), side(recvbuf, recvcount, recvtype), *root,
+          PMPI_Comm_f2c(*comm)},
+         "MPI_Scatter (Fortran)", ierror);
+}
+TOPOCOLL_FORTRAN_SPELLINGS(scatter, SCATTER,
+                           (char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+
+void ompi_gather_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf, MPI_Fint* recvcount,
+                   MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierror) {
+  answer({Operation::gather, side(sendbuf, sendcount, sendtype), side(recvbuf, recvcount, recvtype), *root,
+          PMPI_Comm_f2c(*comm)},
+         "MPI_Gather (Fortran)", ierror);
+}
+TOPOCOLL_FORTRAN_SPELLINGS(gather, GATHER,
+                           (char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+
+void ompi_scatterv_f(char* sendbuf, MPI_Fint* sendcounts, MPI_Fint* displs, MPI_Fint* sendtype, char* recvbuf,
+                     MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierror) {
+  answer({Operation::scatterv, side(sendbuf, sendcounts, displs, sendtype), side(recvbuf, recvcount, recvtype),
+          *root, PMPI_Comm_f2c(*comm)},
+         "MPI_Scatterv (Fortran)", ierror);
+}
+TOPOCOLL_FORTRAN_SPELLINGS(scatterv, SCATTERV,
+                           (char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*,
+                            MPI_Fint*))
+
+void ompi_gatherv_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf, MPI_Fint* recvcounts,
+                    MPI_Fint* displs, MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* ierror) {
+  answer({Operation::gatherv, side(sendbuf, sendcount, sendtype), side(recvbuf, recvcounts, displs, recvtype),
+          *root, PMPI_Comm_f2c(*comm)},
+         "MPI_Gatherv (Fortran)", ierror);
+}
+TOPOCOLL_FORTRAN_SPELLINGS(gatherv, GATHERV,
+                           (char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*,
+                            MPI_Fint*))
+
+}  // extern "C"
+
+#endif  // OPEN_MPI

@@ -1,0 +1,166 @@
+// Routing an interposed call, its verbose lines and its errors. Only PMPI_* calls of MPI's
+// own collectives happen here or below (see native_calls_of_the_executor.cpp).
+#include "interpose/interposed_call.hpp"
+
+#include <mpi.h>
+
+#include <exception>
+#include <string>
+
+#include "exec/collective.hpp"
+#include "exec/native_call.hpp"
+#include "interpose/call_route.hpp"
+#include "interpose/communicator_notes.hpp"
+#include "interpose/interpose_config.hpp"
+#include "topocoll/topocoll.h"
+#include "topocoll/topocoll.hpp"
+
+namespace topocoll::interpose {
+
+namespace {
+
+// Raises `code` through the communicator's handler (MPI_COMM_WORLD's for MPI_COMM_NULL, as
+// MPI does), after printing `message` on every rank, once per communicator.
+int raise_error(MPI_Comm comm, int code, Note note, const std::string& message) {
+  const MPI_Comm target = comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm;
+  say_once(target, note, Speakers::every_rank, message);
+  PMPI_Comm_call_errhandler(target, code);
+  return code;
+}
+
+// Bytes of one block of a uniform operation, from the side MPI says is significant on this
+// rank: the receive side of alltoall; the root's own side (send for scatter, receive for
+// gather) at the root and the other side elsewhere. The side MPI ignores is never read: a
+// program may leave its datatype uninitialised (MPI_Gather with MPI_IN_PLACE at the root).
+std::size_t block_bytes_of(const exec::CallArguments& call) {
+  if (is_variable(call.operation)) return 0;
+  const exec::SideArguments* side = &call.recv;
+  if (is_rooted(call.operation)) {
+    int rank = 0;
+    PMPI_Comm_rank(call.comm, &rank);
+    const bool root_sends = flows_from_root(call.operation);
+    side = (rank == call.root) == root_sends ? &call.send : &call.recv;
+  }
+  if (side->count <= 0 || side->type == MPI_DATATYPE_NULL) return 0;  // the executor reports bad ones
+  int type_size = 0;
+  if (PMPI_Type_size(side->type, &type_size) != MPI_SUCCESS || type_size < 0) return 0;
+  return static_cast<std::size_t>(side->count) * static_cast<std::size_t>(type_size);
+}
+
+CallShape describe_call(const exec::CallArguments& call) {
+  CallShape shape;
+  shape.operation = call.operation;
+  int inter = 0;
+  PMPI_Comm_test_inter(call.comm, &inter);
+  shape.intercommunicator = inter != 0;
+  PMPI_Comm_size(call.comm, &shape.size);
+  // An intercommunicator's root argument is no rank of this group: nothing more to read.
+  shape.block_bytes = shape.intercommunicator ? 0 : block_bytes_of(call);
+  return shape;
+}
+
+struct Answerer {
+  const InterposeConfig& config;
+  const exec::CallArguments& call;
+  const char* entry_point;
+
+  const OperationChoice& choice() const { return config.choice(call.operation); }
+
+  void say_topocoll_answers(const std::string& algorithm, const std::string& chosen_by) const {
+    if (!config.verbose) return;
+    std::string how = choice().requested;
+    // (auto without a calibration is the MPI library's: say_mpi_answers.)
+    if (how == "auto") how = "auto with TOPOCOLL_CALIBRATION=" + config.calibration;
+    // The model's choice, or the decision table's (which may name the MPI library's own).
+    if (!chosen_by.empty()) how += ", chosen by " + chosen_by;
+    say_once(call.comm, answer_note(call.operation, true), Speakers::rank_zero,
+             std::string(entry_point) + " on " + describe_communicator(call.comm) +
+                 ": answered by topocoll, algorithm '" + algorithm + "' (" + variable_of(call.operation) + "=" +
+                 how + ")");
+  }
+
+  void say_mpi_answers(const std::string& reason) const {
+    if (!config.verbose) return;
+    const std::string variable = variable_of(call.operation);
+    std::string why = "not topocoll: " + reason;
+    if (reason.empty()) why = variable + (choice().defaulted ? " not set (the default: native)" : "=native");
+    if (reason.empty() && choice().requested == "auto") {
+      why = variable + "=auto, no TOPOCOLL_CALIBRATION: the MPI library's own, the safe choice until a "
+                       "calibration says otherwise (docs/tuning.md)";
+    }
+    say_once(call.comm, answer_note(call.operation, false), Speakers::rank_zero,
+             std::string(entry_point) + " on " + describe_communicator(call.comm) + ": answered by the MPI library (P" +
+                 exec::native_call_name(call.operation) + "), " + why);
+  }
+
+  // Whether an error message is about a file or shorthand the environment named.
+  bool names_the_environment(const std::string& message) const {
+    for (const std::string& value : {config.topology, config.network, config.calibration}) {
+      if (!value.empty() && message.find("'" + value + "'") != std::string::npos) return true;
+    }
+    return false;
+  }
+
+  // topocoll's executor, which hands the call to the MPI library itself where the algorithm
+  // does not apply (a verdict every rank reaches alike: inapplicable_reason).
+  int by_topocoll(const std::string& algorithm) const {
+    CollectiveOptions options;
+    options.algorithm = algorithm;
+    options.topology = config.topology;
+    options.network = config.network;
+    options.calibration = config.calibration;
+    std::string chosen, chosen_by, inapplicable;
+    options.chosen_algorithm = &chosen;
+    options.chosen_by = &chosen_by;
+    options.inapplicable_reason = &inapplicable;
+    const int rc = exec::run_collective(call, options);
+    if (!inapplicable.empty()) {
+      say_mpi_answers(inapplicable);
+      return rc;
+    }
+    if (rc == MPI_SUCCESS) {
+      say_topocoll_answers(chosen.empty() ? algorithm : chosen, chosen_by);
+      return rc;
+    }
+    // The executor raised the error through the program's handler, printing it unless that
+    // handler is MPI_ERRORS_RETURN. A program that asked MPI for codes did not ask topocoll:
+    // a bad TOPOCOLL_TOPOLOGY, TOPOCOLL_NETWORK or TOPOCOLL_CALIBRATION would otherwise fail
+    // every call without a word.
+    const std::string message = topocoll_error_message();
+    if (names_the_environment(message)) {
+      say_once(call.comm, Note::configuration_error, Speakers::every_rank,
+               message + " (from TOPOCOLL_TOPOLOGY, TOPOCOLL_NETWORK or TOPOCOLL_CALIBRATION)");
+    }
+    return rc;
+  }
+
+  int answer() const {
+    if (!config.valid()) return raise_error(call.comm, MPI_ERR_ARG, Note::configuration_error, config.error);
+    // The handed-on route first, and reading nothing of the call: it must cost next to nothing.
+    if (choice().native() || call.comm == MPI_COMM_NULL) {  // MPI reports a null communicator
+      say_mpi_answers("");
+      return exec::call_native(call);
+    }
+    const CallRoute route = route_call(choice(), describe_call(call));
+    if (!route.by_topocoll) {
+      say_mpi_answers(route.fallback_reason);
+      return exec::call_native(call);
+    }
+    return by_topocoll(route.algorithm);
+  }
+};
+
+}  // namespace
+
+int answer_call(const exec::CallArguments& call, const char* entry_point) {
+  // Exceptions never cross into the application's C or Fortran code.
+  try {
+    return Answerer{interpose_config(), call, entry_point}.answer();
+  } catch (const std::exception& e) {
+    return raise_error(call.comm, MPI_ERR_INTERN, Note::internal_error, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return raise_error(call.comm, MPI_ERR_INTERN, Note::internal_error, "internal error");
+  }
+}
+
+}  // namespace topocoll::interpose

@@ -1,0 +1,16 @@
+// The one path every interposed entry point takes, C and Fortran alike: the configured
+// algorithm through topocoll's executor, or the MPI library's own call (its PMPI_ entry point)
+// where `native` is asked for, where the communicator is an intercommunicator, or where the
+// algorithm does not apply to the call; TOPOCOLL_VERBOSE says which, once per communicator.
+#pragma once
+
+#include "exec/call.hpp"
+
+namespace topocoll::interpose {
+
+// `call` holds the caller's arguments as C handles (MPI_IN_PLACE and MPI_BOTTOM already C's).
+// `entry_point` names what the program called, for the verbose lines ("MPI_Alltoall",
+// "MPI_ALLTOALL (Fortran)"). Never throws; returns the MPI code the program gets.
+int answer_call(const exec::CallArguments& call, const char* entry_point);
+
+}  // namespace topocoll::interpose
