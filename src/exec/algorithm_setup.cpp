@@ -4,22 +4,29 @@
 
 namespace topocoll::exec {
 
-std::string topology_spec_of(const CollectiveOptions& options) {
-  if (!options.topology.empty()) return options.topology;
-  const char* env = std::getenv("TOPOCOLL_TOPOLOGY");
-  return env != nullptr ? env : "";
+namespace {
+
+std::string_view variable(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? value : "";
 }
 
-std::string calibration_path_of(const CollectiveOptions& options) {
-  if (!options.calibration.empty()) return options.calibration;
-  const char* env = std::getenv("TOPOCOLL_CALIBRATION");
-  return env != nullptr ? env : "";
+}  // namespace
+
+EnvironmentDefaults EnvironmentDefaults::read() {
+  return {variable("TOPOCOLL_TOPOLOGY"), variable("TOPOCOLL_CALIBRATION"), variable("TOPOCOLL_NETWORK")};
 }
 
-std::string network_path_of(const CollectiveOptions& options) {
-  if (!options.network.empty()) return options.network;
-  const char* env = std::getenv("TOPOCOLL_NETWORK");
-  return env != nullptr ? env : "";
+std::string topology_spec_of(const CollectiveOptions& options, const EnvironmentDefaults& defaults) {
+  return options.topology.empty() ? std::string(defaults.topology) : options.topology;
+}
+
+std::string calibration_path_of(const CollectiveOptions& options, const EnvironmentDefaults& defaults) {
+  return options.calibration.empty() ? std::string(defaults.calibration) : options.calibration;
+}
+
+std::string network_path_of(const CollectiveOptions& options, const EnvironmentDefaults& defaults) {
+  return options.network.empty() ? std::string(defaults.network) : options.network;
 }
 
 MaybeFailure attach_topology(CommState& state, CheckedCall& call) {

@@ -8,17 +8,17 @@
 #include "exec/call.hpp"
 #include "topocoll/topocoll.hpp"
 #include "exec/comm_state.hpp"
+#include "exec/environment_defaults.hpp"
 #include "exec/failure.hpp"
 
 namespace topocoll::exec {
 
-// options.topology, or TOPOCOLL_TOPOLOGY when that is empty. Called by the API's entry points
-// only (the one place the environment is read).
-std::string topology_spec_of(const CollectiveOptions& options);
-// options.calibration, or TOPOCOLL_CALIBRATION when that is empty (entry points only).
-std::string calibration_path_of(const CollectiveOptions& options);
-// options.network, or TOPOCOLL_NETWORK when that is empty (entry points only).
-std::string network_path_of(const CollectiveOptions& options);
+// options.topology, or the default when that is empty.
+std::string topology_spec_of(const CollectiveOptions& options, const EnvironmentDefaults& defaults);
+// options.calibration, or the default when that is empty.
+std::string calibration_path_of(const CollectiveOptions& options, const EnvironmentDefaults& defaults);
+// options.network, or the default when that is empty.
+std::string network_path_of(const CollectiveOptions& options, const EnvironmentDefaults& defaults);
 
 // For a topology-aware algorithm: discovers (or finds cached) the communicator's topology,
 // sets call.problem.topology (and, for an algorithm that reads routes when call.network_path

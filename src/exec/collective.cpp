@@ -7,6 +7,7 @@
 
 #include "exec/algorithm_setup.hpp"
 #include "exec/auto_choice.hpp"
+#include "exec/auto_shortcut.hpp"
 #include "exec/block_size_exchange.hpp"
 #include "exec/call_checks.hpp"
 #include "exec/comm_state.hpp"
@@ -146,11 +147,26 @@ int run_native_instead(const CallArguments& arguments, const CollectiveOptions& 
   return run_native(arguments, options);
 }
 
-int run_checked(const CallArguments& arguments, const CollectiveOptions& options) {
+// auto has handed a call of this shape to the MPI library before: the same again, at once.
+bool hand_on_as_before(const CallArguments& arguments, const CollectiveOptions& options,
+                       const EnvironmentDefaults& defaults, int& rc) {
+  if (options.algorithm != "auto" || arguments.comm == MPI_COMM_NULL) return false;
+  CommState* state = nullptr;
+  if (find_comm_state(arguments.comm, state)) return false;
+  const HandedOnShape* shape = state->auto_shortcuts().find(arguments, options, defaults);
+  if (shape == nullptr) return false;
+  rc = run_native(arguments, options);
+  if (rc == MPI_SUCCESS && options.chosen_by != nullptr) *options.chosen_by = shape->chosen_by;
+  return true;
+}
+
+int run_checked(const CallArguments& arguments, const CollectiveOptions& options,
+                const EnvironmentDefaults& defaults) {
   const std::string op(to_string(arguments.operation));
   if (!mpi_is_active()) {
     return report_failure(arguments.comm, Failure{MPI_ERR_OTHER, op + ": called before MPI_Init or after MPI_Finalize"});
   }
+  if (int rc = MPI_SUCCESS; hand_on_as_before(arguments, options, defaults, rc)) return rc;
   CheckedCall call;
   CallBlocks blocks;
   MaybeFailure failure = check_call(arguments, options, call);
@@ -167,9 +183,9 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
     return report_failure(arguments.comm, *failure);
   }
   if (call.native) return run_native(arguments, options);
-  call.topology_spec = topology_spec_of(options);
-  call.calibration_path = calibration_path_of(options);
-  call.network_path = network_path_of(options);
+  call.topology_spec = topology_spec_of(options, defaults);
+  call.calibration_path = calibration_path_of(options, defaults);
+  call.network_path = network_path_of(options, defaults);
   MaybeFailure run_failure = run_schedule(arguments, call, blocks);
   if (!run_failure) run_failure = summary_between_calls(arguments.comm, call);
   if (run_failure && run_failure->inapplicable && options.inapplicable_reason != nullptr) {
@@ -182,6 +198,7 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
     return report_failure(arguments.comm, *run_failure);
   }
   if (call.native) {  // auto, from the decision table
+    if (CommState* state = nullptr; !find_comm_state(arguments.comm, state)) state->auto_shortcuts().remember(call);
     const int rc = run_native(arguments, options);
     if (rc == MPI_SUCCESS && options.chosen_by != nullptr) *options.chosen_by = call.auto_chosen_by;
     return rc;
@@ -193,10 +210,11 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
 
 }  // namespace
 
-int run_collective(const CallArguments& arguments, const CollectiveOptions& options) {
+int run_collective(const CallArguments& arguments, const CollectiveOptions& options,
+                   const EnvironmentDefaults* defaults) {
   const std::string op(to_string(arguments.operation));
   try {
-    return run_checked(arguments, options);
+    return run_checked(arguments, options, defaults != nullptr ? *defaults : EnvironmentDefaults::read());
   } catch (const std::bad_alloc&) {
     return report_failure(arguments.comm, Failure{MPI_ERR_NO_MEM, op + ": out of memory"});
   } catch (const std::exception& e) {

@@ -5,6 +5,7 @@
 // The API's entry points (api.cpp) only describe the call.
 #pragma once
 
+#include "exec/algorithm_setup.hpp"
 #include "exec/call.hpp"
 #include "topocoll/topocoll.hpp"
 
@@ -12,6 +13,9 @@ namespace topocoll::exec {
 
 // MPI_SUCCESS, or an MPI error code after the communicator's error handler was invoked (the
 // message is the thread's last error: topocoll_error_message()).
-int run_collective(const CallArguments& arguments, const CollectiveOptions& options);
+// `defaults`: what an empty options.topology, calibration or network means; null: the
+// environment, read now.
+int run_collective(const CallArguments& arguments, const CollectiveOptions& options,
+                   const EnvironmentDefaults* defaults = nullptr);
 
 }  // namespace topocoll::exec

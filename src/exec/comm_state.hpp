@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 
+#include "exec/auto_shortcut.hpp"
 #include "exec/error_log.hpp"
 #include "exec/failure.hpp"
 #include "exec/mpi_handles.hpp"
@@ -55,6 +56,8 @@ class CommState {
   CallTags next_call_tags();
   // auto's choices, by a key describing the problem (see auto_choice.cpp).
   std::map<std::string, AutoRun>& auto_choices() { return auto_choices_; }
+  // The uniform calls auto hands to the MPI library, for a quick way there (auto_shortcut.hpp).
+  AutoShortcuts& auto_shortcuts() { return auto_shortcuts_; }
   // The v forms' traffic summaries for auto, one set per operation (traffic_summary_exchange.hpp).
   TrafficSummaries& traffic_summaries(Operation operation) { return summaries_[operation]; }
   PlanCache& plans() { return plans_; }
@@ -70,6 +73,7 @@ class CommState {
   std::map<std::string, std::unique_ptr<CommNetwork>> networks_;
   std::map<std::string, Calibration> calibrations_;
   std::map<std::string, AutoRun> auto_choices_;
+  AutoShortcuts auto_shortcuts_;
   // After private_comm_, so that a summary still on its way is completed before it is freed.
   std::map<Operation, TrafficSummaries> summaries_;
   ErrorLog errors_;

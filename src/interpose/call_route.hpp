@@ -1,11 +1,11 @@
 // Who answers one interposed collective call: topocoll's executor with the configured
-// algorithm, or the MPI library (its PMPI_ entry point) because `native` was asked for, because
-// the communicator is an intercommunicator, or because the algorithm's supports() says no for
-// this call. Pure: every input is a plain value, so every rank of a communicator decides the
-// same way.
+// algorithm, or the MPI library (its PMPI_ entry point) because `native` was asked for or
+// because the communicator is an intercommunicator. Whether the algorithm applies to the call
+// (its block sizes, the topology) the executor decides, with the call's real layout, and hands
+// the call to the MPI library itself where it does not (CollectiveOptions::inapplicable_reason).
+// Pure: every input is a plain value, so every rank of a communicator decides the same way.
 #pragma once
 
-#include <cstddef>
 #include <string>
 
 #include "interpose/interpose_config.hpp"
@@ -15,8 +15,6 @@ namespace topocoll::interpose {
 struct CallShape {
   Operation operation = Operation::alltoall;
   bool intercommunicator = false;
-  int size = 1;                 // ranks in the communicator
-  std::size_t block_bytes = 0;  // uniform operations: bytes of each block (0 for the v forms)
 };
 
 struct CallRoute {
@@ -24,9 +22,6 @@ struct CallRoute {
   std::string algorithm;     // what runs: a registry name, or "native"
   // When the MPI library answers although topocoll was asked: why (for TOPOCOLL_VERBOSE).
   std::string fallback_reason;
-  // topocoll answers, but whether the algorithm applies depends on the machine's topology,
-  // which only the executor resolves: ask it, and fall back when it says no.
-  bool applicability_from_executor = false;
 };
 
 CallRoute route_call(const OperationChoice& choice, const CallShape& call);

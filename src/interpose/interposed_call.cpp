@@ -28,35 +28,10 @@ int raise_error(MPI_Comm comm, int code, Note note, const std::string& message) 
   return code;
 }
 
-// Bytes of one block of a uniform operation, from the side MPI says is significant on this
-// rank: the receive side of alltoall; the root's own side (send for scatter, receive for
-// gather) at the root and the other side elsewhere. The side MPI ignores is never read: a
-// program may leave its datatype uninitialised (MPI_Gather with MPI_IN_PLACE at the root).
-std::size_t block_bytes_of(const exec::CallArguments& call) {
-  if (is_variable(call.operation)) return 0;
-  const exec::SideArguments* side = &call.recv;
-  if (is_rooted(call.operation)) {
-    int rank = 0;
-    PMPI_Comm_rank(call.comm, &rank);
-    const bool root_sends = flows_from_root(call.operation);
-    side = (rank == call.root) == root_sends ? &call.send : &call.recv;
-  }
-  if (side->count <= 0 || side->type == MPI_DATATYPE_NULL) return 0;  // the executor reports bad ones
-  int type_size = 0;
-  if (PMPI_Type_size(side->type, &type_size) != MPI_SUCCESS || type_size < 0) return 0;
-  return static_cast<std::size_t>(side->count) * static_cast<std::size_t>(type_size);
-}
-
 CallShape describe_call(const exec::CallArguments& call) {
-  CallShape shape;
-  shape.operation = call.operation;
   int inter = 0;
   PMPI_Comm_test_inter(call.comm, &inter);
-  shape.intercommunicator = inter != 0;
-  PMPI_Comm_size(call.comm, &shape.size);
-  // An intercommunicator's root argument is no rank of this group: nothing more to read.
-  shape.block_bytes = shape.intercommunicator ? 0 : block_bytes_of(call);
-  return shape;
+  return CallShape{call.operation, inter != 0};
 }
 
 struct Answerer {
@@ -106,14 +81,15 @@ struct Answerer {
   int by_topocoll(const std::string& algorithm) const {
     CollectiveOptions options;
     options.algorithm = algorithm;
-    options.topology = config.topology;
-    options.network = config.network;
-    options.calibration = config.calibration;
+    // The environment as read once (interpose_config), not again at every call.
+    const exec::EnvironmentDefaults defaults{config.topology, config.calibration, config.network};
     std::string chosen, chosen_by, inapplicable;
-    options.chosen_algorithm = &chosen;
-    options.chosen_by = &chosen_by;
+    if (config.verbose) {  // only the verbose line reads them
+      options.chosen_algorithm = &chosen;
+      options.chosen_by = &chosen_by;
+    }
     options.inapplicable_reason = &inapplicable;
-    const int rc = exec::run_collective(call, options);
+    const int rc = exec::run_collective(call, options, &defaults);
     if (!inapplicable.empty()) {
       say_mpi_answers(inapplicable);
       return rc;

@@ -133,6 +133,26 @@ TEST_F(AlltoallErrors, AlgorithmThatDoesNotApply) {
   EXPECT_NE(std::string(topocoll_error_message()).find(reason), std::string::npos);
 }
 
+// With inapplicable_reason set, an algorithm that does not apply is no error: the MPI library's
+// own call answers (the drop-in library's fall-through), and the reason comes back.
+TEST_F(AlltoallErrors, AlgorithmThatDoesNotApplyHandsTheCallOnWhenAskedTo) {
+  AlltoallOptions options = options_for("group-shuffle");
+  options.group_shuffle.group_width = 0;
+  std::string reason, chosen;
+  options.inapplicable_reason = &reason;
+  options.chosen_algorithm = &chosen;
+  ASSERT_EQ(run(options), MPI_SUCCESS);
+  EXPECT_NE(reason.find("algorithm 'group-shuffle' does not apply"), std::string::npos) << reason;
+  EXPECT_EQ(chosen, "native");
+  EXPECT_TRUE(same_elements(recv_, expected_receive_blocks(comm_, kCount), kCount));
+  // An applicable algorithm leaves the reason empty.
+  std::string none;
+  AlltoallOptions pairwise = options_for("pairwise");
+  pairwise.inapplicable_reason = &none;
+  ASSERT_EQ(run(pairwise), MPI_SUCCESS);
+  EXPECT_EQ(none, "");
+}
+
 TEST_F(AlltoallErrors, BadOptions) {
   AlltoallOptions options = options_for("direct");
   options.max_requests = -1;
