@@ -24,6 +24,17 @@ static int parse_positive(const char* text, const char* what) {
   return (int)value;
 }
 
+/* The calls of one round (a function of its own: scripts/call-cost-benchmark.sh counts the
+ * instructions inside it with callgrind's --toggle-collect). */
+__attribute__((noinline)) void alltoall_calls(const char* send, char* recv, int bytes, int calls) {
+  for (int i = 0; i < calls; ++i) {
+    if (MPI_Alltoall(send, bytes, MPI_BYTE, recv, bytes, MPI_BYTE, MPI_COMM_WORLD) != MPI_SUCCESS) {
+      fprintf(stderr, "topocoll-call-cost: MPI_Alltoall failed\n");
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   const int bytes = argc > 1 ? parse_positive(argv[1], "BYTES") : 8;
@@ -38,12 +49,7 @@ int main(int argc, char** argv) {
   for (int round = -1; round < rounds; ++round) {
     MPI_Barrier(MPI_COMM_WORLD);
     const double start = MPI_Wtime();
-    for (int i = 0; i < calls; ++i) {
-      if (MPI_Alltoall(send, bytes, MPI_BYTE, recv, bytes, MPI_BYTE, MPI_COMM_WORLD) != MPI_SUCCESS) {
-        fprintf(stderr, "topocoll-call-cost: MPI_Alltoall failed\n");
-        MPI_Abort(MPI_COMM_WORLD, 1);
-      }
-    }
+    alltoall_calls(send, recv, bytes, calls);
     double elapsed = MPI_Wtime() - start, slowest = 0.0;
     MPI_Reduce(&elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (round >= 0) per_call[round] = slowest / calls * 1e6;

@@ -1,4 +1,4 @@
-// What a call needs before its schedule can be built, shared by alltoall and alltoallv: the
+// What a call needs before its schedule can be built, shared by every operation: the
 // topology spec it runs under, and for topology-aware algorithms the topology itself with the
 // algorithm's verdict on it.
 #pragma once

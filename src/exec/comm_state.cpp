@@ -4,6 +4,7 @@
 #include "exec/topology_discovery.hpp"
 
 #include <memory>
+#include <mutex>
 #include <utility>
 
 namespace topocoll::exec {
@@ -27,6 +28,15 @@ int comm_state_keyval() {
     return created;
   }();
   return keyval;
+}
+
+// Threads of an MPI_THREAD_MULTIPLE program, each on its own communicator, still meet on
+// MPI_COMM_SELF's state (datatype probes, error reports): finding or creating a state, and
+// SELF's private duplicate, happen under this lock (two threads that both created SELF's state
+// freed the one the other was using: MPI_Comm_set_attr deletes the value it replaces).
+std::mutex& state_creation_lock() {
+  static std::mutex lock;
+  return lock;
 }
 
 }  // namespace
@@ -93,6 +103,7 @@ MaybeFailure CommState::calibration(const std::string& path, const Calibration*&
 }
 
 MaybeFailure find_comm_state(MPI_Comm comm, CommState*& state) {
+  const std::lock_guard<std::mutex> guard(state_creation_lock());
   const int keyval = comm_state_keyval();
   if (keyval == MPI_KEYVAL_INVALID) {
     return Failure{MPI_ERR_INTERN, "could not create the communicator attribute keyval"};
@@ -115,6 +126,7 @@ MaybeFailure find_comm_state(MPI_Comm comm, CommState*& state) {
 MaybeFailure local_probe_comm(MPI_Comm& out) {
   CommState* self_state = nullptr;
   if (auto failure = find_comm_state(MPI_COMM_SELF, self_state)) return failure;
+  const std::lock_guard<std::mutex> guard(state_creation_lock());
   return self_state->private_comm(out);
 }
 

@@ -1,5 +1,5 @@
 // The library's state for one user communicator, cached on it with an MPI attribute (the
-// library's only global is that attribute's keyval): the private duplicate the library
+// library's globals are that attribute's keyval and the lock that creating a state takes): the private duplicate the library
 // communicates on, so that its messages never match the user's point-to-point traffic; the
 // ExecutionPlans built for it; the topologies and networks discovered for it; and, on MPI_COMM_SELF only, the error log. The attribute's
 // delete callback frees everything when the user frees the communicator, or when
@@ -79,7 +79,8 @@ class CommState {
   ErrorLog errors_;
 };
 
-// The state cached on `comm`, created on first use (local: no communication).
+// The state cached on `comm`, created on first use (local: no communication). Thread-safe: two
+// threads may ask at once (for MPI_COMM_SELF, say); one state is created.
 MaybeFailure find_comm_state(MPI_Comm comm, CommState*& state);
 
 // A communicator of this process alone with MPI_ERRORS_RETURN (MPI_COMM_SELF's private

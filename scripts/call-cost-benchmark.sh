@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# What the drop-in library costs one MPI_Alltoall, route by route, under real Open MPI over
+# shared memory: prints a markdown table for docs/results.md.
+# Routes: plain (no library), preloaded with nothing set, TOPOCOLL_ALLTOALL=native, auto with a
+# calibration whose tuning table says native for every size (the handed-on routes), and
+# TOPOCOLL_ALLTOALL=direct and pairwise (topocoll's own schedules).
+#  - Instructions per call: valgrind --tool=callgrind counting only inside the program's loop
+#    of calls (--toggle-collect=alltoall_calls), on 1 rank (no waiting on a peer: the count
+#    repeats exactly), for rounds of CALLS and of 2 x CALLS calls (each job makes an untimed
+#    round and a timed one); the difference over 2 x CALLS is one call's count, the first
+#    call's one-time work (topology, plan) cancelled.
+#  - Wall clock: topocoll-call-cost's median microseconds per call (5 rounds of 20000 calls) at
+#    NP ranks, RUNS jobs per route interleaved route by route; the table shows the median job
+#    and the range. On 2 shared cores these swing by tens of per cent between jobs.
+# Usage: scripts/call-cost-benchmark.sh [--np N] [--runs N] [--bytes B] [--build-dir DIR]
+#   --np N      ranks of the wall-clock jobs (default 2)
+#   --runs N    wall-clock jobs per route (default 5)
+#   --bytes B   bytes per block (default 8)
+#   --build-dir a configured and built mpi-preset tree (default build/mpi, built if needed)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+np=2 runs=5 bytes=8 build=build/mpi calls=2000
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --np) np="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
+    --bytes) bytes="$2"; shift 2 ;;
+    --build-dir) build="$2"; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    *) echo "call-cost-benchmark.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+
+program="$build/tools/topocoll-call-cost"
+library="$build/src/interpose/libtopocoll-pmpi.so"
+if [[ ! -x "$program" || ! -f "$library" ]]; then
+  scripts/install-deps.sh
+  cmake --preset mpi >/dev/null
+  cmake --build --preset mpi -j "$(nproc)" >/dev/null
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# A calibration whose tuning table says native for alltoall at every size, on 1 to 64 ranks of
+# one node.
+python3 - platforms/crossbar-16.calibration.json "$work/native.calibration.json" <<'PYTHON'
+import json, sys
+calibration = json.load(open(sys.argv[1]))
+calibration["decisions"] = [
+    {"operation": "alltoall", "ranks": p, "shape": "node:1x%d" % p, "from_bytes": 0, "to_bytes": 1 << 30,
+     "algorithm": "native"} for p in range(1, 65)]
+json.dump(calibration, open(sys.argv[2], "w"))
+PYTHON
+
+routes=(plain unset native auto-table-native direct pairwise)
+environment_of() {
+  case "$1" in
+    plain) ;;
+    unset) echo "LD_PRELOAD=$library" ;;
+    native) echo "LD_PRELOAD=$library TOPOCOLL_ALLTOALL=native" ;;
+    auto-table-native) echo "LD_PRELOAD=$library TOPOCOLL_CALIBRATION=$work/native.calibration.json" ;;
+    direct|pairwise) echo "LD_PRELOAD=$library TOPOCOLL_ALLTOALL=$1" ;;
+  esac
+}
+mpirun_args_of() { local e; for e in $(environment_of "$1"); do printf -- '-x\n%s\n' "$e"; done; }
+
+# Instructions inside MPI_Alltoall for `calls` calls on one rank.
+instructions() {
+  local route="$1" n="$2" out="$work/callgrind.$1.$2"
+  mapfile -t extra < <(mpirun_args_of "$route")
+  mpirun.openmpi -np 1 "${extra[@]}" valgrind --tool=callgrind --toggle-collect=alltoall_calls \
+    --callgrind-out-file="$out" "$program" "$bytes" "$n" 1 >/dev/null 2>&1
+  awk '/^summary:/ { print $2 }' "$out"
+}
+
+declare -A per_call
+for route in "${routes[@]}"; do
+  once=$(instructions "$route" "$calls")
+  twice=$(instructions "$route" $((2 * calls)))
+  per_call[$route]=$(( (twice - once) / (2 * calls) ))
+done
+
+# Wall clock, interleaved: run r of every route before run r + 1 of any.
+for ((r = 1; r <= runs; ++r)); do
+  for route in "${routes[@]}"; do
+    mapfile -t extra < <(mpirun_args_of "$route")
+    mpirun.openmpi --oversubscribe -np "$np" "${extra[@]}" "$program" "$bytes" 20000 5 |
+      sed -n 's/.*median \([0-9.]*\) us per call.*/\1/p' >>"$work/wall.$route"
+  done
+done
+
+echo "Host: $(nproc) cores, $(mpirun.openmpi --version | head -1), shared memory (vader); $bytes bytes per block."
+echo
+echo "| route | instructions per call (1 rank) | over plain | wall clock, $np ranks: us per call, median of $runs jobs [range] |"
+echo "| --- | ---: | ---: | --- |"
+for route in "${routes[@]}"; do
+  wall=$(sort -g "$work/wall.$route" | awk '{ v[NR] = $1 } END { printf "%.3f [%.3f-%.3f]", v[int((NR + 1) / 2)], v[1], v[NR] }')
+  printf '| %s | %d | %+d | %s |\n' "$route" "${per_call[$route]}" $(( per_call[$route] - per_call[plain] )) "$wall"
+done
