@@ -34,9 +34,10 @@ const HandedOnShape* AutoShortcuts::find(const CallArguments& a, const Collectiv
   if (MPI_Comm_rank(a.comm, &rank) != MPI_SUCCESS) return nullptr;
   const std::size_t block_bytes = significant_block_bytes(a, rank);
   const int root = is_rooted(a.operation) ? a.root : 0;
+  const AlgorithmKnobs knobs = knobs_of(options);
   for (const HandedOnShape& shape : shapes_) {
     if (shape.operation == a.operation && shape.root == root && shape.block_bytes == block_bytes &&
-        shape.knobs == knobs_of(options) &&
+        shape.knobs == knobs &&
         shape.topology_spec == or_default(options.topology, defaults.topology) &&
         shape.calibration_path == or_default(options.calibration, defaults.calibration) &&
         shape.network_path == or_default(options.network, defaults.network)) {

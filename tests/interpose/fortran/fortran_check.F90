@@ -44,7 +44,7 @@ contains
     end do
   end subroutine
 
-  ! Block q of `blocks` holds what q sent to `rank`.
+  ! Block q of `blocks` holds what q sent to `rank` (at a root: what q gathered to it).
   subroutine expect_blocks(ierr, blocks, rank, nranks, n, what, failures)
     integer, intent(in) :: ierr, blocks(:), rank, nranks, n
     character(len=*), intent(in) :: what
@@ -55,22 +55,6 @@ contains
     do peer = 0, nranks - 1
       do k = 0, n - 1
         ok = ok .and. blocks(peer * n + k + 1) == value_of(peer, rank, k)
-      end do
-    end do
-    call report(ok, what, failures)
-  end subroutine
-
-  ! Block q of `blocks` holds what q sent to the root (value_of(q, root, k)).
-  subroutine expect_blocks_to(ierr, blocks, root, nranks, n, what, failures)
-    integer, intent(in) :: ierr, blocks(:), root, nranks, n
-    character(len=*), intent(in) :: what
-    integer, intent(inout) :: failures
-    integer :: peer, k
-    logical :: ok
-    ok = ierr == 0
-    do peer = 0, nranks - 1
-      do k = 0, n - 1
-        ok = ok .and. blocks(peer * n + k + 1) == value_of(peer, root, k)
       end do
     end do
     call report(ok, what, failures)
