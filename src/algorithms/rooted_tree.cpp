@@ -110,15 +110,11 @@ class TreePlan final : public RoundPlan {
     return total;
   }
 
-  // One message with the parent or a child: blocks flow down in scatter, up in gather. The v
-  // forms leave empty messages out on both sides (both learnt the sizes from the same exchange).
-  // The uniform forms send them: each rank knows only its own count, so a rank whose count
-  // disagrees with its peers' must still meet them, to report the disagreement instead of
-  // leaving a peer waiting.
+  // One message with the parent or a child: blocks flow down in scatter, up in gather. Sent
+  // even when empty: a rank's own block size comes from its own arguments, which its parent
+  // cannot see (it learnt the size the root expects), so only a message on every edge lets a
+  // disagreement be reported instead of leaving the parent waiting.
   void message(int peer, bool with_parent, const std::vector<Segment>& segments, RoundSink& sink) const {
-    std::size_t total = 0;
-    for (const Segment& s : segments) total += s.length;
-    if (total == 0 && is_variable(problem_.operation)) return;
     if (scatter_ != with_parent) {
       sink.send(peer, segments, 0);
     } else {

@@ -1,6 +1,8 @@
 // The byte layout of one side (send or receive) of a call, one block per peer, and what one
 // rank knows of the operation's blocks (a BlockMap for the algorithms' plans).
-//  - Plain-byte datatypes: block q is the user's bytes at displs[q] * extent, no copies.
+//  - Plain-byte datatypes: block q is the user's bytes at displs[q] * extent, no copies (the
+//    byte buffer starts at the lowest block, which a negative displacement puts before the
+//    buffer argument).
 //  - Other datatypes: blocks are packed one after another into a staging buffer.
 #pragma once
 
@@ -20,9 +22,13 @@ struct SideLayout {
   std::vector<std::size_t> bytes;   // its size
   std::size_t total = 0;            // bytes the byte buffer must hold
   bool staged = false;              // packed copy rather than the user's buffer
+  // Unstaged: where the byte buffer starts, in bytes from the user's buffer argument (0, or
+  // negative when a block lies before it: MPI allows negative displacements).
+  std::ptrdiff_t base = 0;
   // Where block q lies in the user's buffer: `elements[q]` elements of the side's datatype at
-  // `displs[q]` extents from its start (what packing and unpacking walk).
-  std::vector<std::size_t> elements, displs;
+  // `displs[q]` extents from its start (what packing and unpacking walk; may be negative).
+  std::vector<std::size_t> elements;
+  std::vector<std::ptrdiff_t> displs;
 };
 
 // Rank `rank`'s blocks, the sizes it was told (block src -> dst, from src), and for the

@@ -51,6 +51,9 @@ struct CheckedCall {
   std::string topology_spec;     // options.topology, or TOPOCOLL_TOPOLOGY when that is empty
   std::string network_path;      // options.network, or TOPOCOLL_NETWORK when that is empty
   int rank = 0;
+  // The communicator, root, algorithm and options passed their checks: the rank can take part
+  // in the exchange even when its own buffers, counts or datatypes then fail theirs.
+  bool can_take_part = false;
   bool in_place = false;  // MPI_IN_PLACE where the operation allows it
   DatatypeLayout send_type, recv_type;  // unset for a side the call does not use
   SideLayout send, recv;  // the byte buffers' blocks, one entry per peer

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "exec/copy_cost.hpp"
@@ -104,10 +105,6 @@ MaybeFailure check_counts(const SideArguments& side, SideShape shape, int size, 
       return Failure{MPI_ERR_COUNT, std::string(name) + " count " + std::to_string(q) + " is negative (" +
                                         std::to_string(side.counts[q]) + ")"};
     }
-    if (side.displs[q] < 0) {
-      return Failure{MPI_ERR_ARG, std::string(name) + " displacement " + std::to_string(q) + " is negative (" +
-                                      std::to_string(side.displs[q]) + ")"};
-    }
   }
   return std::nullopt;
 }
@@ -137,7 +134,8 @@ MaybeFailure check_buffer(const void* buffer, const SideLayout& layout, const Da
 // common byte exactly when their slots meet.
 SideLayout element_slots(const SideLayout& recv) {
   SideLayout slots;
-  slots.offset = recv.displs;
+  const std::ptrdiff_t lowest = recv.displs.empty() ? 0 : *std::min_element(recv.displs.begin(), recv.displs.end());
+  for (const std::ptrdiff_t displ : recv.displs) slots.offset.push_back(static_cast<std::size_t>(displ - lowest));
   slots.bytes = recv.elements;
   return slots;
 }
@@ -215,6 +213,26 @@ void leave_roots_block_in_place(CheckedCall& c) {
 
 }  // namespace
 
+std::size_t block_bytes_despite_failure(const CallArguments& a, int rank) {
+  if (is_variable(a.operation)) return 0;
+  CheckedCall c;
+  c.rank = rank;
+  if (is_rooted(a.operation)) {
+    c.in_place = rank == a.root && (flows_from_root(a.operation) ? a.recv.buffer : a.send.buffer) == MPI_IN_PLACE;
+  }
+  const std::pair<const SideArguments*, SideShape> sides[] = {{&a.recv, recv_shape(a, c)}, {&a.send, send_shape(a, c)}};
+  for (const auto& [side, shape] : sides) {
+    if (shape == SideShape::unused || side->buffer == MPI_IN_PLACE || side->count <= 0) continue;
+    DatatypeLayout type;
+    std::size_t bytes = 0;
+    if (describe_datatype(side->type, "datatype", type) || checked_bytes(side->count, type.size, "count", bytes)) {
+      continue;
+    }
+    if (bytes > 0) return bytes;
+  }
+  return 0;
+}
+
 AlgorithmKnobs knobs_of(const CollectiveOptions& options) {
   AlgorithmKnobs knobs;
   knobs.group_width = options.group_shuffle.group_width;
@@ -236,6 +254,7 @@ MaybeFailure check_call(const CallArguments& a, const CollectiveOptions& options
                                      std::to_string(size) + " ranks"};
   }
   if (auto failure = check_algorithm_and_options(op, options, checked)) return failure;
+  checked.can_take_part = true;
   if (auto failure = check_in_place(a, checked.rank, checked)) return failure;
 
   const SideShape recv = recv_shape(a, checked);

@@ -4,6 +4,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "exec/algorithm_setup.hpp"
 #include "exec/auto_choice.hpp"
@@ -18,6 +19,7 @@
 #include "exec/mpi_handles.hpp"
 #include "exec/native_call.hpp"
 #include "exec/staging.hpp"
+#include "exec/stand_in.hpp"
 
 namespace topocoll::exec {
 
@@ -99,14 +101,19 @@ MaybeFailure run_schedule(const CallArguments& arguments, CheckedCall& call, Cal
   // steps, in the same order on every rank.
   if (auto failure = attach_topology(*state, call)) return failure;
   if (auto failure = state->private_comm(private_comm)) return failure;
+  // A hollow run (a stand-in, stand_in.hpp) has no buffers: nothing is staged in or out.
+  const bool hollow = call.settings.hollow;
   if (call.algorithm->self_describing) {
     StagedBuffers buffers;
-    if (auto failure = buffers.stage_in(arguments, call, 0, private_comm)) return failure;
+    if (!hollow) {
+      if (auto failure = buffers.stage_in(arguments, call, 0, private_comm)) return failure;
+    }
+    // The stand-in's blocks are all empty: the exchange reads and writes none of its buffers.
     if (auto failure = run_liu_exchange(call.problem, call.rank, buffers.bytes(), private_comm, tags.schedule,
                                         call.settings.copy_bandwidth)) {
       return failure;
     }
-    return buffers.stage_out(arguments, call, private_comm);
+    return hollow ? std::nullopt : buffers.stage_out(arguments, call, private_comm);
   }
   ExecutionPlan per_call;
   const ExecutionPlan* plan = nullptr;
@@ -115,18 +122,46 @@ MaybeFailure run_schedule(const CallArguments& arguments, CheckedCall& call, Cal
     return failure;
   }
   StagedBuffers buffers;
-  if (auto failure = buffers.stage_in(arguments, call, plan->scratch_bytes, private_comm)) return failure;
+  if (!hollow) {
+    if (auto failure = buffers.stage_in(arguments, call, plan->scratch_bytes, private_comm)) return failure;
+  }
   if (auto failure = execute_plan(*plan, buffers.bytes(), private_comm, tags.schedule, call.settings)) return failure;
-  return buffers.stage_out(arguments, call, private_comm);
+  return hollow ? std::nullopt : buffers.stage_out(arguments, call, private_comm);
 }
 
 // auto's traffic summary of a v form (traffic_summary_exchange.hpp): its row stage went with the
-// call, its column stage goes on its way now, to be completed by the next call.
+// call, its column stage goes on its way now, to be completed by the next call. After a failed
+// exchange too: every rank whose call posted the row stage posts the column stage.
 MaybeFailure summary_between_calls(MPI_Comm comm, const CheckedCall& call) {
   if (!call.auto_select || !is_variable(call.operation)) return std::nullopt;
   CommState* state = nullptr;
   if (auto failure = find_comm_state(comm, state)) return failure;
   return state->traffic_summaries(call.operation).after_call();
+}
+
+// This rank's arguments failed their checks, but its peers, whose arguments may be fine, begin
+// the exchange: it takes part with a stand-in (stand_in.hpp), so that none of them waits for
+// it and the communicator's tags stay in step for later calls. What the stand-in meets (empty
+// messages where data was due, a message longer than its empty receive) is this rank's own
+// call failing, already reported: it is dropped. A stand-in that auto hands to the MPI library
+// is not run: the peers then call the library too, which answers a bad argument itself.
+void take_part_despite_failure(const CallArguments& failed, const CollectiveOptions& options,
+                               const EnvironmentDefaults& defaults, const CheckedCall& checked) {
+  int size = 0;
+  if (MPI_Comm_size(failed.comm, &size) != MPI_SUCCESS) return;
+  StandInCall stand_in;
+  make_stand_in(failed, checked.rank, size, stand_in);
+  CheckedCall call;
+  CallBlocks blocks;
+  if (check_call(stand_in.arguments, options, call)) return;
+  blocks.attach(call);
+  if (call.native || (!call.auto_select && !call.algorithm->needs_topology && check_applies(call))) return;
+  call.settings.hollow = true;
+  call.topology_spec = topology_spec_of(options, defaults);
+  call.calibration_path = calibration_path_of(options, defaults);
+  call.network_path = network_path_of(options, defaults);
+  (void)run_schedule(stand_in.arguments, call, blocks);
+  (void)summary_between_calls(failed.comm, call);
 }
 
 // The MPI library's own call: asked for by name, or auto's decision table named it.
@@ -179,6 +214,7 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
     return run_native_instead(arguments, options, *failure);
   }
   if (failure) {
+    if (call.can_take_part && !call.native) take_part_despite_failure(arguments, options, defaults, call);
     failure->message = op + ": " + failure->message;
     return report_failure(arguments.comm, *failure);
   }
@@ -187,7 +223,8 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
   call.calibration_path = calibration_path_of(options, defaults);
   call.network_path = network_path_of(options, defaults);
   MaybeFailure run_failure = run_schedule(arguments, call, blocks);
-  if (!run_failure) run_failure = summary_between_calls(arguments.comm, call);
+  MaybeFailure summary_failure = summary_between_calls(arguments.comm, call);
+  if (!run_failure) run_failure = std::move(summary_failure);
   if (run_failure && run_failure->inapplicable && options.inapplicable_reason != nullptr) {
     return run_native_instead(arguments, options, *run_failure);
   }

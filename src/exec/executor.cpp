@@ -29,7 +29,10 @@ std::byte* base_of(const ByteBuffers& buffers, BufferKind kind) {
 }
 
 // The round's copies before its posts, or (after_posts) those after.
-void run_local_copies(const PlannedRound& round, const ByteBuffers& buffers, double copy_bandwidth, bool after_posts) {
+void run_local_copies(const PlannedRound& round, const ByteBuffers& buffers, const ExecutionSettings& settings,
+                      bool after_posts) {
+  if (settings.hollow) return;
+  const double copy_bandwidth = settings.copy_bandwidth;
   for (const LocalCopy& copy : round.copies) {
     if (copy.after_posts != after_posts) continue;
     if (copy.from.length == 0) continue;  // empty blocks of null buffers are valid MPI input
@@ -57,11 +60,19 @@ MaybeFailure make_absolute_hindexed(const std::vector<Segment>& pieces, const By
 
 // The point-to-point call for one transfer; per-call datatypes are kept in `call_types`
 // until the round has completed.
+// `empty`: the message goes without data (ExecutionSettings::hollow, or a send after a failure).
 MaybeFailure to_point_to_point(const TransferDescription& transfer, PointToPoint::Direction direction,
-                               const ByteBuffers& buffers, std::vector<OwnedDatatype>& call_types,
+                               const ByteBuffers& buffers, bool empty, std::vector<OwnedDatatype>& call_types,
                                PointToPoint& operation) {
   operation.direction = direction;
   operation.peer = transfer.peer;
+  if (empty) {
+    operation.buffer = nullptr;
+    operation.count = 0;
+    operation.type = MPI_BYTE;
+    operation.bytes = 0;
+    return std::nullopt;
+  }
   operation.bytes = transfer.bytes;
   if (!transfer.mixes_buffers) {
     operation.buffer = base_of(buffers, transfer.buffer) + transfer.offset;
@@ -144,12 +155,13 @@ MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers,
   std::vector<std::unique_ptr<RequestWindow>> due(plan.rounds.size());
   for (std::size_t t = 0; t < plan.rounds.size(); ++t) {
     const PlannedRound& round = plan.rounds[t];
-    run_local_copies(round, buffers, settings.copy_bandwidth, false);
+    run_local_copies(round, buffers, settings, false);
     std::vector<OwnedDatatype> call_types;  // freed after the round's wait
+    const bool empty_sends = settings.hollow || first_failure.has_value();
     if (is_lone_send(round)) {
       PointToPoint operation;
-      if (auto failure = to_point_to_point(round.sends.front(), PointToPoint::Direction::send, buffers, call_types,
-                                           operation)) {
+      if (auto failure = to_point_to_point(round.sends.front(), PointToPoint::Direction::send, buffers, empty_sends,
+                                           call_types, operation)) {
         keep(std::move(failure));
       } else {
         keep(send_now(operation, comm, tag));
@@ -160,9 +172,10 @@ MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers,
     RequestWindow window(comm, tag, capacity);
     for (const auto& [transfer, direction] : posting_order(round, bounded, rank, size)) {
       const bool lasting = !bounded && transfer->overlap_rounds > 0;
+      const bool empty = direction == PointToPoint::Direction::send ? empty_sends : settings.hollow;
       PointToPoint operation;
-      if (auto failure = to_point_to_point(*transfer, direction, buffers, lasting ? lasting_types : call_types,
-                                           operation)) {
+      if (auto failure = to_point_to_point(*transfer, direction, buffers, empty,
+                                           lasting ? lasting_types : call_types, operation)) {
         keep(std::move(failure));
         continue;
       }
@@ -174,7 +187,7 @@ MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers,
       }
       target->post(operation);
     }
-    run_local_copies(round, buffers, settings.copy_bandwidth, true);
+    run_local_copies(round, buffers, settings, true);
     keep(window.wait_all());
     if (due[t]) keep(due[t]->wait_all());
   }

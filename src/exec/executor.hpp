@@ -33,11 +33,19 @@ struct ExecutionSettings {
   // whose partner never gets to post its side.
   int max_requests = 0;
   double copy_bandwidth = 0.0;  // bytes per second, charged under SMPI
+  // A rank whose own arguments failed their checks still walks the plan its peers walk, with
+  // no buffers: every message it sends is empty, every receive takes 0 bytes (what arrives is
+  // discarded), no copy is made. Its peers then see the empty messages as a failure of their
+  // own, the tags stay in step and no peer waits.
+  bool hollow = false;
 };
 
 // Walks every round even after a failure (a failed post, a message of the wrong size) and
 // returns the first failure once all its requests have completed: a call whose ranks disagree
-// ends on every rank that takes part, instead of leaving peers waiting. `tag` is the call's
+// ends on every rank that takes part, instead of leaving peers waiting. After a failure the
+// rank's later rounds send empty messages: what it would forward may hold what it failed to
+// receive, and an empty message makes every rank downstream fail too, where forwarded
+// garbage would let one return MPI_SUCCESS with wrong data. `tag` is the call's
 // own (CommState::next_call_tags), so a message of one call is never matched by another.
 MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI_Comm comm, int tag,
                           const ExecutionSettings& settings);

@@ -19,6 +19,12 @@ Failure longer_message_failure(int code, int peer, std::size_t expected) {
 }
 
 Failure shorter_message_failure(int peer, std::size_t received, std::size_t expected) {
+  if (received == 0) {
+    // What a rank sends once its own call has failed (ExecutionSettings::hollow).
+    return Failure{MPI_ERR_COUNT, "rank " + std::to_string(peer) + " sent an empty message where this rank expects " +
+                                      std::to_string(expected) + " bytes (where that rank's own call failed, its "
+                                      "error says why)" + kDisagreement};
+  }
   return Failure{MPI_ERR_COUNT, "rank " + std::to_string(peer) + " sent " + std::to_string(received) +
                                     " bytes where this rank expects " + std::to_string(expected) + kDisagreement};
 }

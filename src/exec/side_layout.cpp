@@ -8,18 +8,17 @@ namespace topocoll::exec {
 
 namespace {
 
-// Elements and displacement (in extents) of block q of a side.
+// Elements and displacement (in extents, negative where MPI allows it) of block q of a side.
 struct UserBlock {
-  std::size_t elements = 0, displ = 0;
+  std::size_t elements = 0;
+  std::ptrdiff_t displ = 0;
 };
 
 UserBlock user_block(const SideArguments& side, SideShape shape, int root, int q) {
   switch (shape) {
     case SideShape::every_peer:
-      if (side.counts != nullptr) {
-        return {static_cast<std::size_t>(side.counts[q]), static_cast<std::size_t>(side.displs[q])};
-      }
-      return {static_cast<std::size_t>(side.count), static_cast<std::size_t>(q) * static_cast<std::size_t>(side.count)};
+      if (side.counts != nullptr) return {static_cast<std::size_t>(side.counts[q]), side.displs[q]};
+      return {static_cast<std::size_t>(side.count), static_cast<std::ptrdiff_t>(q) * side.count};
     case SideShape::root_only:
       return q == root ? UserBlock{static_cast<std::size_t>(side.count), 0} : UserBlock{};
     case SideShape::unused:
@@ -37,8 +36,16 @@ MaybeFailure layout_side(const SideArguments& side, SideShape shape, int size, i
   // A per-peer count is named with its index ("receive count 3"); one count for all is not.
   const bool indexed = shape == SideShape::every_peer && side.counts != nullptr;
   const std::string count_name = std::string(side_name) + " count", one_count = "the " + count_name;
-  constexpr auto kLargest = static_cast<std::size_t>(std::numeric_limits<MPI_Aint>::max());
-  const auto extent = static_cast<std::size_t>(std::max<MPI_Aint>(type.extent, 0));
+  constexpr auto kLargest = std::numeric_limits<MPI_Aint>::max();
+  const auto extent = std::max<MPI_Aint>(type.extent, 0);
+  const auto past_the_address_space = [&](int q) {
+    const std::string which = indexed ? "the blocks of " + count_name + "s 0 to " + std::to_string(q)
+                                      : "the " + std::string(side_name) + " buffer";
+    return Failure{MPI_ERR_COUNT, which + " would reach past the address space"};
+  };
+  // Each block's start in bytes from the buffer argument (unstaged), or in the packed copy.
+  std::vector<MPI_Aint> start(static_cast<std::size_t>(size), 0);
+  MPI_Aint lowest = 0;
   for (int q = 0; q < size; ++q) {
     const UserBlock block = user_block(side, shape, root, q);
     std::size_t bytes = 0;
@@ -46,18 +53,38 @@ MaybeFailure layout_side(const SideArguments& side, SideShape shape, int size, i
                                      indexed ? q : -1)) {
       return failure;
     }
-    const bool displ_fits = extent == 0 || block.displ <= kLargest / extent;
-    const std::size_t offset = layout.staged ? layout.total : (displ_fits ? block.displ * extent : kLargest);
-    if (!displ_fits || offset > kLargest || bytes > kLargest - offset) {
-      const std::string which = indexed ? "the blocks of " + count_name + "s 0 to " + std::to_string(q)
-                                        : "the " + std::string(side_name) + " buffer";
-      return Failure{MPI_ERR_COUNT, which + " would reach past the address space"};
+    const auto length = static_cast<MPI_Aint>(bytes);  // checked_bytes keeps it within MPI_Aint
+    auto& at = start[static_cast<std::size_t>(q)];
+    if (layout.staged) {
+      at = static_cast<MPI_Aint>(layout.total);
+      if (length > kLargest - at) return past_the_address_space(q);
+      layout.total += bytes;
+    } else {
+      const MPI_Aint magnitude = block.displ < 0 ? -static_cast<MPI_Aint>(block.displ) : block.displ;
+      if (extent > 0 && magnitude > kLargest / extent) return past_the_address_space(q);
+      at = block.displ * extent;
+      if (at > 0 && length > kLargest - at) return past_the_address_space(q);
+      if (bytes > 0) lowest = std::min(lowest, at);
     }
-    layout.offset.push_back(offset);
     layout.bytes.push_back(bytes);
     layout.elements.push_back(block.elements);
     layout.displs.push_back(block.displ);
-    layout.total = layout.staged ? layout.total + bytes : std::max(layout.total, offset + bytes);
+  }
+  // The byte buffer of an unstaged side starts at its lowest block (or the buffer argument).
+  layout.base = layout.staged ? 0 : lowest;
+  for (int q = 0; q < size; ++q) {
+    const auto b = static_cast<std::size_t>(q);
+    const auto length = static_cast<MPI_Aint>(layout.bytes[b]);
+    if (layout.staged || length == 0) {
+      // Packed: one after another. Empty: never moved, so placed at the start.
+      layout.offset.push_back(length == 0 && !layout.staged ? 0 : static_cast<std::size_t>(start[b]));
+      continue;
+    }
+    // start - base <= kLargest - length, without overflow (base <= 0 <= length).
+    if (start[b] > kLargest - length + layout.base) return past_the_address_space(q);
+    const auto offset = static_cast<std::size_t>(start[b] - layout.base);
+    layout.offset.push_back(offset);
+    layout.total = std::max(layout.total, offset + layout.bytes[b]);
   }
   return std::nullopt;
 }

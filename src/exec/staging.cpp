@@ -13,7 +13,7 @@ namespace {
 // Consecutive blocks of a side that are adjacent both in the user's buffer and in the byte
 // buffer: one memcpy, MPI_Pack or MPI_Unpack moves them all (alltoall's whole buffer at once).
 struct Run {
-  std::size_t displ = 0;     // in extents, in the user's buffer
+  std::ptrdiff_t displ = 0;  // in extents, in the user's buffer
   std::size_t offset = 0;    // in the byte buffer
   std::size_t elements = 0;
   std::size_t bytes = 0;
@@ -25,7 +25,7 @@ MaybeFailure for_each_run(const SideLayout& side, MoveRun&& move) {
   for (std::size_t q = 0; q < side.elements.size(); ++q) {
     // Nothing there: no elements (or a root's block left in place), or a type of size zero.
     if (side.elements[q] == 0 || side.bytes[q] == 0) continue;
-    const bool extends = run.elements > 0 && side.displs[q] == run.displ + run.elements &&
+    const bool extends = run.elements > 0 && side.displs[q] == run.displ + static_cast<std::ptrdiff_t>(run.elements) &&
                          side.offset[q] == run.offset + run.bytes;
     if (!extends) {
       if (run.elements > 0) {
@@ -77,14 +77,14 @@ MaybeFailure StagedBuffers::stage_in(const CallArguments& a, const CheckedCall& 
     charge_local_copy(call.send.total, bandwidth);
     bytes_.send = send_copy_.get();
   } else if (call.send.total > 0) {
-    bytes_.send = static_cast<const std::byte*>(a.send.buffer);
+    bytes_.send = static_cast<const std::byte*>(a.send.buffer) + call.send.base;
   }
 
   if (call.recv.staged) {
     recv_staging_ = allocate_uninitialised(call.recv.total);
     bytes_.recv = recv_staging_.get();
   } else if (call.recv.total > 0) {
-    bytes_.recv = static_cast<std::byte*>(const_cast<void*>(a.recv.buffer));
+    bytes_.recv = static_cast<std::byte*>(const_cast<void*>(a.recv.buffer)) + call.recv.base;
   }
   scratch_ = allocate_uninitialised(scratch_bytes);
   bytes_.scratch = scratch_.get();

@@ -191,9 +191,6 @@ TEST_F(Alltoallv, BadArgumentsAreClearErrors) {
   x.sendcounts[0] = -3;
   expect_error(comm, MPI_ERR_COUNT, "send count 0 is negative", x);
   x = good;
-  x.rdispls[p - 1] = -1;
-  expect_error(comm, MPI_ERR_ARG, "receive displacement " + std::to_string(p - 1) + " is negative", x);
-  x = good;
   x.recvcounts[rank] += 1;  // this rank's own block no longer matches
   expect_error(comm, MPI_ERR_TYPE, "type signatures differ", x);
   if (p >= 2) {

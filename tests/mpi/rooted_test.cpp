@@ -207,22 +207,21 @@ TEST_F(RootedErrors, MpiRulesAreEnforcedWithClearMessages) {
                "only valid as the root's receive buffer");
   expect_error(gather(one.data(), 2, MPI_INT, MPI_IN_PLACE, 2, MPI_INT, 0, comm_), MPI_ERR_BUFFER,
                "only valid as the root's send buffer");
-  // Checks that only the root can make (its own block, its arrays) fail there before any
-  // communication, so only the root calls; the others would wait for data.
-  if (rank == 0) {
-    expect_error(scatter(buffer.data(), 2, MPI_INT, one.data(), 1, MPI_INT, 0, comm_), MPI_ERR_TRUNCATE,
-                 "larger than the block received");
-  }
-  if (rank == 0) {
-    std::vector<int> counts(static_cast<std::size_t>(p), 1);
-    expect_error(scatterv(buffer.data(), nullptr, counts.data(), MPI_INT, one.data(), 1, MPI_INT, 0, comm_),
-                 MPI_ERR_ARG, "counts or displacements array is null");
-    std::vector<int> overlapping(static_cast<std::size_t>(p), 0);
-    if (p > 1) {
-      expect_error(gatherv(one.data(), 1, MPI_INT, buffer.data(), counts.data(), overlapping.data(), MPI_INT, 0,
-                           comm_),
-                   MPI_ERR_ARG, "overlap in the receive buffer");
-    }
+  // Checks that only the root can make (its own block, its arrays) fail there, while the other
+  // ranks pass right arguments: the root still takes part (one_bad_rank_test.cpp), so all call.
+  const auto at_root = [&](int rc, int error_class, const std::string& text) {
+    if (rank == 0) expect_error(rc, error_class, text);
+  };
+  at_root(scatter(buffer.data(), 2, MPI_INT, one.data(), rank == 0 ? 1 : 2, MPI_INT, 0, comm_), MPI_ERR_TRUNCATE,
+          "larger than the block received");
+  std::vector<int> counts(static_cast<std::size_t>(p), 1);
+  at_root(scatterv(buffer.data(), rank == 0 ? nullptr : counts.data(), counts.data(), MPI_INT, one.data(), 1, MPI_INT,
+                   0, comm_),
+          MPI_ERR_ARG, "counts or displacements array is null");
+  std::vector<int> overlapping(static_cast<std::size_t>(p), 0);
+  if (p > 1) {
+    at_root(gatherv(one.data(), 1, MPI_INT, buffer.data(), counts.data(), overlapping.data(), MPI_INT, 0, comm_),
+            MPI_ERR_ARG, "overlap in the receive buffer");
   }
 }
 

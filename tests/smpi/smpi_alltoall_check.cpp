@@ -1,6 +1,6 @@
 // Simulated checks under SMPI: every algorithm of the registry, byte for byte against SMPI's
 // own MPI_Alltoall, for 0, 1 and 1000 ints per block; a strided datatype and MPI_IN_PLACE;
-// and that local copies cost simulated time (copy_bandwidth) even with computation not
+// one rank's bad arguments (it takes part, its peers never wait or take wrong data); and that local copies cost simulated time (copy_bandwidth) even with computation not
 // simulated. Every verdict is agreed by all ranks; rank 0 prints "N passed, M failed" and
 // every rank returns non-zero when anything failed.
 #include <mpi.h>
@@ -151,6 +151,40 @@ bool in_place_matches_native(std::string_view algorithm, int rank, int p, int co
   return rc == MPI_SUCCESS && result == reference;
 }
 
+// Rank 1 passes a null send buffer (alltoall) or a negative count (alltoallv) and its peers
+// right arguments: rank 1 returns MPI_ERR_BUFFER or MPI_ERR_COUNT, having taken part (no peer
+// waits); a peer that returns MPI_SUCCESS holds what MPI_Alltoall(v) gives, the others fail
+// with MPI_ERR_COUNT or MPI_ERR_TRUNCATE; and the right call after it matches.
+bool one_bad_rank_then_right(std::string_view algorithm, bool variable, int rank, int p) {
+  constexpr int kCount = 10;
+  const std::vector<int> send = send_blocks(rank, p, kCount);
+  std::vector<int> counts(static_cast<std::size_t>(p), kCount), displs(static_cast<std::size_t>(p));
+  for (int q = 0; q < p; ++q) displs[static_cast<std::size_t>(q)] = q * kCount;
+  std::vector<int> reference(send.size(), kCanary), result(send.size(), kCanary);
+  MPI_Alltoall(send.data(), kCount, MPI_INT, reference.data(), kCount, MPI_INT, MPI_COMM_WORLD);
+  const bool bad = rank == 1;
+  std::vector<int> send_counts = counts;
+  if (bad) send_counts[0] = -1;
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  const int rc = variable ? topocoll::alltoallv(send.data(), send_counts.data(), displs.data(), MPI_INT, result.data(),
+                                                counts.data(), displs.data(), MPI_INT, MPI_COMM_WORLD,
+                                                options_for(algorithm))
+                          : topocoll::alltoall(bad ? nullptr : send.data(), kCount, MPI_INT, result.data(), kCount,
+                                               MPI_INT, MPI_COMM_WORLD, options_for(algorithm));
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  int error_class = MPI_SUCCESS;
+  MPI_Error_class(rc, &error_class);
+  bool ok = false;
+  if (bad) {
+    ok = error_class == (variable ? MPI_ERR_COUNT : MPI_ERR_BUFFER);
+  } else {
+    ok = rc == MPI_SUCCESS ? result == reference : error_class == MPI_ERR_COUNT || error_class == MPI_ERR_TRUNCATE;
+  }
+  if (!ok) std::printf("  rank %d: class %d: %s\n", rank, error_class, topocoll_error_message());
+  const bool after = variable ? alltoallv_matches_native(algorithm, rank, p) : matches_native(algorithm, rank, p, kCount);
+  return ok && after;
+}
+
 double timed_direct(int rank, int p, int count, double copy_bandwidth) {
   const std::vector<int> send = send_blocks(rank, p, count);
   std::vector<int> result(send.size(), kCanary);
@@ -211,10 +245,14 @@ int main(int argc, char** argv) {
     if (applies(algorithm, p, 10 * sizeof(int), rank, seen) && name != "bruck") {
       tally.record(name + ", alltoallv", alltoallv_matches_native(name, rank, p));
     }
+    if (p > 1 && algorithm.has_schedule() && applies(algorithm, p, 10 * sizeof(int), rank, seen)) {
+      tally.record(name + ", one rank's bad arguments", one_bad_rank_then_right(name, false, rank, p));
+    }
   }
   // liu (alltoallv only): small messages, and large ones that come in two parts.
   tally.record("liu, alltoallv", alltoallv_matches_native("liu", rank, p));
   tally.record("liu, alltoallv of large blocks", alltoallv_matches_native("liu", rank, p, 300));
+  tally.record("liu, alltoallv with one rank's bad arguments", one_bad_rank_then_right("liu", true, rank, p));
   tally.record("local copies are charged in simulated time", local_copies_cost_simulated_time(rank, p));
 
   if (rank == 0) std::printf("%d ranks: %d passed, %d failed\n", p, tally.passed, tally.failed);
