@@ -2,7 +2,7 @@
 // against every other rank, zero counts included (a rank with nothing to move still meets its
 // peers, so the one that has something does not wait forever). Under every rooted algorithm no
 // rank hangs, some rank reports the disagreement, and the correct calls that follow on the same
-// communicator are right on every rank.
+// communicator are right on every rank. The v forms too, one rank against the root's array.
 #include <string>
 #include <utility>
 #include <vector>
@@ -80,6 +80,34 @@ TEST_P(RootedDisagreement, FailsCleanlyAndLaterCallsAreRight) {
                                           options())
                                 : gather(mine.data(), count, MPI_INT, root_side.data(), count, MPI_INT, kRoot, comm_,
                                          options());
+      const int failed_here = failed_with_disagreement(rc, what) ? 1 : 0;
+      int failed_ranks = 0;
+      MPI_Allreduce(&failed_here, &failed_ranks, 1, MPI_INT, MPI_SUM, comm_);
+      EXPECT_GE(failed_ranks, 1) << what << ": nobody noticed";
+      expect_right_calls(comm_, options(), what);
+    }
+  }
+}
+
+// The v forms: the last rank's count is 0 (or 4) where the root's array says kRightCount for
+// it; every other rank agrees with the root. The trees once left the empty message out and the
+// rank's parent waited for it forever.
+TEST_P(RootedDisagreement, VariableFormsWithOneRankOffFailCleanly) {
+  const int p = size_of(comm_), rank = rank_in(comm_);
+  if (p < 2) GTEST_SKIP();
+  const int off = p - 1;
+  std::vector<int> counts(static_cast<std::size_t>(p), kRightCount), displs;
+  for (int q = 0; q < p; ++q) displs.push_back(q * 4);
+  for (const int off_count : {0, 4}) {
+    for (const bool is_scatter : {true, false}) {
+      const std::string what = GetParam() + (is_scatter ? " scatterv" : " gatherv") + ", rank " +
+                               std::to_string(off) + " count " + std::to_string(off_count);
+      const int count = rank == off ? off_count : kRightCount;
+      std::vector<int> root_side(static_cast<std::size_t>(p * 4), 7), mine(4, 7);
+      const int rc = is_scatter ? scatterv(root_side.data(), counts.data(), displs.data(), MPI_INT, mine.data(), count,
+                                           MPI_INT, kRoot, comm_, options())
+                                : gatherv(mine.data(), count, MPI_INT, root_side.data(), counts.data(), displs.data(),
+                                          MPI_INT, kRoot, comm_, options());
       const int failed_here = failed_with_disagreement(rc, what) ? 1 : 0;
       int failed_ranks = 0;
       MPI_Allreduce(&failed_here, &failed_ranks, 1, MPI_INT, MPI_SUM, comm_);
