@@ -1,7 +1,8 @@
 // The Fortran entry points of libtopocoll-pmpi.so, for Open MPI. Open MPI's Fortran bindings
 // call PMPI_Alltoall and friends directly, so the C entry points never see a Fortran program's
 // calls: these definitions take the bindings' place, convert the arguments to C and go the
-// same way as a C call (answer_call).
+// same way as a C call (answer_call). MPI_INIT and MPI_INIT_THREAD (which call PMPI_Init
+// directly too) run Open MPI's own definition, then the configuration agreement.
 //
 // Which symbols: mpif.h and `use mpi` call mpi_alltoall_ (gfortran's spelling; the other
 // compilers' mpi_alltoall, mpi_alltoall__ and MPI_ALLTOALL are defined too, all one function);
@@ -17,9 +18,11 @@
 //
 // MPICH's Fortran bindings call the C MPI_ entry points themselves, so there the C entry
 // points answer Fortran programs and this file is not built.
+#include <dlfcn.h>
 #include <mpi.h>
 
 #include "exec/call.hpp"
+#include "interpose/configuration_agreement.hpp"
 #include "interpose/interposed_call.hpp"
 
 #if defined(OPEN_MPI) && OPEN_MPI
@@ -69,6 +72,28 @@ void answer(const CallArguments& call, const char* entry_point, MPI_Fint* ierror
   void MPI_##NAME parameters __attribute__((alias("ompi_" #name "_f")));
 
 extern "C" {
+
+// MPI_INIT and MPI_INIT_THREAD: Open MPI's own (the next definition, libmpi_mpifh.so's), then
+// the ranks compare their configuration (configuration_agreement.hpp).
+void ompi_init_f(MPI_Fint* ierror) {
+  using Init = void (*)(MPI_Fint*);
+  static const auto next = reinterpret_cast<Init>(dlsym(RTLD_NEXT, "ompi_init_f"));
+  MPI_Fint rc = MPI_ERR_INTERN;
+  if (next != nullptr) next(&rc);
+  if (rc == MPI_SUCCESS) topocoll::interpose::agree_on_configuration();
+  if (ierror != nullptr) *ierror = rc;
+}
+TOPOCOLL_FORTRAN_SPELLINGS(init, INIT, (MPI_Fint*))
+
+void ompi_init_thread_f(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierror) {
+  using InitThread = void (*)(MPI_Fint*, MPI_Fint*, MPI_Fint*);
+  static const auto next = reinterpret_cast<InitThread>(dlsym(RTLD_NEXT, "ompi_init_thread_f"));
+  MPI_Fint rc = MPI_ERR_INTERN;
+  if (next != nullptr) next(required, provided, &rc);
+  if (rc == MPI_SUCCESS) topocoll::interpose::agree_on_configuration();
+  if (ierror != nullptr) *ierror = rc;
+}
+TOPOCOLL_FORTRAN_SPELLINGS(init_thread, INIT_THREAD, (MPI_Fint*, MPI_Fint*, MPI_Fint*))
 
 void ompi_alltoall_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf, MPI_Fint* recvcount,
                      MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* ierror) {

@@ -11,6 +11,7 @@
 #include "exec/native_call.hpp"
 #include "interpose/call_route.hpp"
 #include "interpose/communicator_notes.hpp"
+#include "interpose/configuration_agreement.hpp"
 #include "interpose/interpose_config.hpp"
 #include "topocoll/topocoll.h"
 #include "topocoll/topocoll.hpp"
@@ -111,6 +112,11 @@ struct Answerer {
   }
 
   int answer() const {
+    // Ranks that read different configurations all hand every call on (rank 0 said why at MPI_Init).
+    if (std::string why; !configuration_agreed(why)) {
+      say_mpi_answers(why);
+      return exec::call_native(call);
+    }
     if (!config.valid()) return raise_error(call.comm, MPI_ERR_ARG, Note::configuration_error, config.error);
     // The handed-on route first, and reading nothing of the call: it must cost next to nothing.
     if (choice().native() || call.comm == MPI_COMM_NULL) {  // MPI reports a null communicator

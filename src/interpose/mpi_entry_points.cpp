@@ -1,4 +1,5 @@
-// The C profiling-interface entry points of libtopocoll-pmpi.so: MPI_Alltoall, MPI_Alltoallv,
+// The C profiling-interface entry points of libtopocoll-pmpi.so: MPI_Init and MPI_Init_thread
+// (where the ranks compare their configuration), then MPI_Alltoall, MPI_Alltoallv,
 // MPI_Scatter, MPI_Gather, MPI_Scatterv and MPI_Gatherv. Each only describes its call, as the
 // executor's CallArguments, and hands it to answer_call (interposed_call.hpp), which runs the
 // algorithm its variable names (TOPOCOLL_ALLTOALL, ..., TOPOCOLL_GATHERV) or hands the call to
@@ -9,6 +10,7 @@
 #include <mpi.h>
 
 #include "exec/call.hpp"
+#include "interpose/configuration_agreement.hpp"
 #include "interpose/interposed_call.hpp"
 
 using topocoll::Operation;
@@ -17,6 +19,20 @@ using topocoll::exec::SideArguments;
 using topocoll::interpose::answer_call;
 
 extern "C" {
+
+// MPI_Init and MPI_Init_thread: the library's own, then the ranks compare their configuration
+// (configuration_agreement.hpp).
+int MPI_Init(int* argc, char*** argv) {
+  const int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) topocoll::interpose::agree_on_configuration();
+  return rc;
+}
+
+int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  const int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) topocoll::interpose::agree_on_configuration();
+  return rc;
+}
 
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {

@@ -1,12 +1,15 @@
 // The drop-in library's rules without MPI: what each TOPOCOLL_* value means (and which ones
-// are errors, named in the message), and who answers an interposed call.
+// are errors, named in the message), who answers an interposed call, and the fingerprint the
+// ranks compare at MPI_Init.
 #include <gtest/gtest.h>
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "algorithms/registry.hpp"
 #include "interpose/call_route.hpp"
+#include "interpose/configuration_agreement.hpp"
 #include "interpose/interpose_config.hpp"
 
 namespace topocoll::interpose {
@@ -179,6 +182,50 @@ TEST(CallRoute, RootedCallsGoToTopocollOrToTheExecutorsVerdict) {
   const CallRoute aware = route_call(topo, CallShape{Operation::scatterv, false});
   EXPECT_TRUE(aware.by_topocoll);
   EXPECT_FALSE(route_call(binomial, CallShape{Operation::scatter, true}).by_topocoll);
+}
+
+// Files as the fingerprint reads them: a map from path to contents.
+std::uint64_t fingerprint_of(const std::vector<std::string>& variables,
+                             const std::map<std::string, std::string>& files = {}) {
+  return configuration_fingerprint(variables, [&](const std::string& path, std::string& contents) {
+    const auto it = files.find(path);
+    if (it == files.end()) return false;
+    contents = it->second;
+    return true;
+  });
+}
+
+TEST(ConfigurationFingerprint, SameSettingsInAnyOrderAgreeAndVerboseDoesNotCount) {
+  const std::uint64_t one = fingerprint_of({"TOPOCOLL_ALLTOALL=bruck", "TOPOCOLL_TOPOLOGY=clusters:2,2"});
+  EXPECT_EQ(one, fingerprint_of({"TOPOCOLL_TOPOLOGY=clusters:2,2", "TOPOCOLL_ALLTOALL=bruck"}));
+  EXPECT_EQ(one, fingerprint_of({"TOPOCOLL_VERBOSE=1", "TOPOCOLL_TOPOLOGY=clusters:2,2", "TOPOCOLL_ALLTOALL=bruck"}));
+  EXPECT_NE(one, fingerprint_of({"TOPOCOLL_ALLTOALL=pairwise", "TOPOCOLL_TOPOLOGY=clusters:2,2"}));
+  EXPECT_NE(one, fingerprint_of({"TOPOCOLL_ALLTOALL=bruck"})) << "a variable set on one rank only";
+  // Pieces are delimited: moving the '=' is another setting.
+  EXPECT_NE(fingerprint_of({"TOPOCOLL_A=BC"}), fingerprint_of({"TOPOCOLL_AB=C"}));
+}
+
+TEST(ConfigurationFingerprint, TheFilesTheVariablesNameCountByTheirContents) {
+  const std::vector<std::string> settings{"TOPOCOLL_CALIBRATION=/shared/machine.json", "TOPOCOLL_ALLTOALL=auto"};
+  const std::uint64_t here = fingerprint_of(settings, {{"/shared/machine.json", "{\"latency\": 1}"}});
+  EXPECT_EQ(here, fingerprint_of(settings, {{"/shared/machine.json", "{\"latency\": 1}"}}));
+  EXPECT_NE(here, fingerprint_of(settings, {{"/shared/machine.json", "{\"latency\": 2}"}})) << "another copy";
+  EXPECT_NE(here, fingerprint_of(settings)) << "the file missing on one node";
+  for (const char* variable : {"TOPOCOLL_TOPOLOGY=t", "TOPOCOLL_NETWORK=t"}) {
+    EXPECT_NE(fingerprint_of({variable}, {{"t", "a"}}), fingerprint_of({variable}, {{"t", "b"}})) << variable;
+  }
+  // Another variable's value is no file name.
+  EXPECT_EQ(fingerprint_of({"TOPOCOLL_ALLTOALL=t"}, {{"t", "a"}}), fingerprint_of({"TOPOCOLL_ALLTOALL=t"}));
+}
+
+TEST(ConfigurationFingerprint, TheMessageNamesTheRanksThatDiffer) {
+  EXPECT_EQ(disagreement_message({7, 7, 7}), "");
+  EXPECT_EQ(disagreement_message({7}), "");
+  const std::string one = disagreement_message({7, 7, 8, 7});
+  EXPECT_TRUE(contains(one, "(rank 0's against rank 2 of MPI_COMM_WORLD)")) << one;
+  EXPECT_TRUE(contains(one, "every collective goes to the MPI library")) << one;
+  const std::string many = disagreement_message({7, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 7});
+  EXPECT_TRUE(contains(many, "ranks 1, 2, 3, 4, 5, 6, 7, 8 and 2 more")) << many;
 }
 
 }  // namespace

@@ -4,11 +4,13 @@
 # with libtopocoll-pmpi.so preloaded and TOPOCOLL_VERBOSE=1.
 #
 # Usage: run_mpi_program.sh --mpiexec MPIRUN --np N [--preload LIB] [--env NAME=VALUE]...
-#          [--expect REGEX]... [--reject REGEX]... [--expect-failure] [--workdir DIR]
+#          [--env-on-rank-1 NAME=VALUE]... [--expect REGEX]... [--reject REGEX]... [--expect-failure] [--workdir DIR]
 #          [--output FILE --expect-output REGEX...] -- PROGRAM [ARGS...]
 #   --preload LIB   preloaded into every rank (LD_PRELOAD); when PROGRAM uses another MPI
 #                   library than LIB, the run is skipped (exit 77)
 #   --env           passed to every rank (Open MPI's -x NAME=VALUE, MPICH's -genv NAME VALUE)
+#   --env-on-rank-1 NAME=VALUE set on rank 1 of MPI_COMM_WORLD alone, after --env (a node that
+#                   sees another configuration)
 #   --expect        an extended regular expression some line of standard error must match
 #   --reject        one that no line of standard error may match
 #   --expect-failure  the run must exit non-zero (for errors that abort)
@@ -17,13 +19,14 @@
 set -uo pipefail
 
 mpiexec="" np="" preload="" workdir="" output="" expect_failure=0
-envs=() expects=() rejects=() output_expects=()
+envs=() rank1_envs=() expects=() rejects=() output_expects=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --mpiexec) mpiexec="$2"; shift 2 ;;
     --np) np="$2"; shift 2 ;;
     --preload) preload="$2"; shift 2 ;;
     --env) envs+=("$2"); shift 2 ;;
+    --env-on-rank-1) rank1_envs+=("$2"); shift 2 ;;
     --expect) expects+=("$2"); shift 2 ;;
     --reject) rejects+=("$2"); shift 2 ;;
     --expect-failure) expect_failure=1; shift ;;
@@ -59,6 +62,13 @@ else
   export OMPI_MCA_btl_vader_single_copy_mechanism=none
   launch=("$mpiexec" -np "$np" --oversubscribe)
   for e in "${envs[@]}"; do launch+=(-x "$e"); done
+fi
+
+# Rank 1's own variables: the program starts under env, which sets them on that rank alone
+# (its rank from the launcher's variable: Open MPI's OMPI_COMM_WORLD_RANK, MPICH's PMI_RANK).
+if [[ ${#rank1_envs[@]} -gt 0 ]]; then
+  set -- bash -c 'if [[ "${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-}}" == 1 ]]; then exec env "$@"; fi
+                  shift "$0"; exec "$@"' "${#rank1_envs[@]}" "${rank1_envs[@]}" "$@"
 fi
 
 [[ -n "$workdir" ]] && { cd "$workdir" || exit 2; }
