@@ -13,7 +13,7 @@ cmake -S tests/fuzz -B build/fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYP
 cmake --build build/fuzz -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
 
 status=0
-for target in topology_json shorthand ibnetdiscover slurm_topology calibration; do
+for target in topology_json shorthand ibnetdiscover slurm_topology calibration host_pattern; do
   corpus="build/fuzz/corpus/$target"
   rm -rf "$corpus" && mkdir -p "$corpus" && cp tests/fuzz/corpus/"$target"/* "$corpus"/
   echo "=== fuzz_$target: $seconds s"

@@ -13,6 +13,7 @@ packages=(
   clang libclang-rt-14-dev          # parser fuzzing (libFuzzer) and sanitizers: scripts/fuzz.sh
   nlohmann-json3-dev                # JSON (topology files, plan output)
   libcli11-dev                      # command-line parsing of the tools
+  libre2-dev                        # host-name patterns (pattern:REGEX), matched in linear time
   gnuplot-nox                       # plots of the simulated studies (scripts/two-cluster-plot.sh)
   libfftw3-dev libfftw3-mpi-dev     # drop-in tests: FFTW's distributed 3-D FFT
   hpcc                              # drop-in tests: the HPC Challenge suite (Open MPI build)

@@ -1,28 +1,30 @@
 #include "topology/host_pattern.hpp"
 
+#include <re2/re2.h>
+
 #include <algorithm>
-#include <regex>
 
 namespace topocoll {
 
 namespace {
 
-// A pattern in std::regex's terms: named groups turned into plain ones, and which numbered group
-// each level is.
-struct NumberedPattern {
+// A pattern in RE2's terms: each level's group `(?<name>` renamed `(?P<level_K>` (RE2's spelling,
+// and a name RE2 accepts whatever the level's is), and the levels' names in order.
+struct RenamedPattern {
   std::string regex;
   std::vector<std::string> levels;
-  std::vector<std::size_t> group_of_level;
 };
+
+std::string re2_group_name(std::size_t level) { return "topocoll_level_" + std::to_string(level); }
 
 bool name_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
 bool name_char(char c) { return name_start(c) || (c >= '0' && c <= '9') || c == '-'; }
 
-// Copies `pattern`, replacing each "(?<name>" by "(" and counting capturing groups on the way
-// (escaped characters and bracket expressions hold none); an error message when a name is bad.
-std::optional<NumberedPattern> number_groups(std::string_view pattern, std::string& why) {
-  NumberedPattern out;
-  std::size_t groups = 0;
+// Copies `pattern`, renaming each "(?<name>" outside escapes and bracket expressions; an error
+// message when a name is bad. Which group each level is, RE2 says once it has compiled the
+// copy (a group this scan misreads is then missing there, an error, never a wrong group).
+std::optional<RenamedPattern> rename_levels(std::string_view pattern, std::string& why) {
+  RenamedPattern out;
   for (std::size_t i = 0; i < pattern.size(); ++i) {
     const char c = pattern[i];
     if (c == '\\' && i + 1 < pattern.size()) {
@@ -37,29 +39,27 @@ std::optional<NumberedPattern> number_groups(std::string_view pattern, std::stri
       i = end;
       continue;
     }
-    out.regex += c;
-    if (c != '(') continue;
-    if (pattern.substr(i + 1, 1) != "?") {
-      ++groups;
-    } else if (const std::string_view opening = pattern.substr(i + 1, 3);
-               opening.starts_with("?<") && opening != "?<=" && opening != "?<!") {
-      const std::size_t start = i + 3;
-      const std::size_t close = pattern.find('>', start);
-      const std::string_view name = pattern.substr(start, close == std::string_view::npos ? 0 : close - start);
-      if (close == std::string_view::npos || name.empty() || !name_start(name.front()) ||
-          !std::all_of(name.begin(), name.end(), name_char)) {
-        why = "a group name must follow (?< as letters, digits, '_' or '-' (starting with a letter or '_'), "
-              "closed by '>'";
-        return std::nullopt;
-      }
-      if (std::find(out.levels.begin(), out.levels.end(), name) != out.levels.end()) {
-        why = "the level '" + std::string(name) + "' is named twice";
-        return std::nullopt;
-      }
-      out.levels.emplace_back(name);
-      out.group_of_level.push_back(++groups);
-      i = close;
+    const std::string_view opening = pattern.substr(i, 4);
+    if (!opening.starts_with("(?<") || opening == "(?<=" || opening == "(?<!") {
+      out.regex += c;
+      continue;
     }
+    const std::size_t start = i + 3;
+    const std::size_t close = pattern.find('>', start);
+    const std::string_view name = pattern.substr(start, close == std::string_view::npos ? 0 : close - start);
+    if (close == std::string_view::npos || name.empty() || !name_start(name.front()) ||
+        !std::all_of(name.begin(), name.end(), name_char)) {
+      why = "a group name must follow (?< as letters, digits, '_' or '-' (starting with a letter or '_'), "
+            "closed by '>'";
+      return std::nullopt;
+    }
+    if (std::find(out.levels.begin(), out.levels.end(), name) != out.levels.end()) {
+      why = "the level '" + std::string(name) + "' is named twice";
+      return std::nullopt;
+    }
+    out.regex += "(?P<" + re2_group_name(out.levels.size()) + ">";
+    out.levels.emplace_back(name);
+    i = close;
   }
   if (out.levels.empty()) {
     why = "names no level: give each level a named group, (?<name>...), outermost first";
@@ -73,37 +73,49 @@ std::optional<NumberedPattern> number_groups(std::string_view pattern, std::stri
 std::optional<HostGroups> match_host_pattern(std::string_view pattern, const std::vector<std::string>& hosts,
                                              std::string* error) {
   std::string why;
-  auto numbered = number_groups(pattern, why);
-  std::regex regex;
-  if (numbered) {
-    try {
-      regex = std::regex(numbered->regex, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      why = std::string("not a regular expression std::regex accepts: ") + e.what();
-      numbered.reset();
+  auto renamed = rename_levels(pattern, why);
+  std::optional<RE2> regex;
+  std::vector<int> group_of_level;
+  if (renamed) {
+    RE2::Options options;
+    options.set_log_errors(false);  // the error goes into the message, not on standard error
+    regex.emplace(renamed->regex, options);
+    if (!regex->ok()) why = "not a regular expression RE2 accepts: " + regex->error();
+    for (std::size_t l = 0; l < renamed->levels.size() && why.empty(); ++l) {
+      const auto& named = regex->NamedCapturingGroups();
+      const auto it = named.find(re2_group_name(l));
+      if (it == named.end()) {
+        why = "the level '" + renamed->levels[l] + "' is not a group of the expression (inside \\Q...\\E?)";
+      } else {
+        group_of_level.push_back(it->second);
+      }
     }
+    if (!why.empty()) renamed.reset();
   }
-  if (!numbered) {
+  if (!renamed) {
     if (error) *error = "host pattern '" + std::string(pattern) + "': " + why;
     return std::nullopt;
   }
-  HostGroups groups{numbered->levels, {}};
+  HostGroups groups{renamed->levels, {}};
+  // Group 0 (the whole match) and every capturing group.
+  std::vector<re2::StringPiece> match(static_cast<std::size_t>(regex->NumberOfCapturingGroups()) + 1);
   for (std::size_t r = 0; r < hosts.size() && why.empty(); ++r) {
     if (groups.hosts.count(hosts[r]) != 0) continue;
-    std::smatch match;
-    if (!std::regex_match(hosts[r], match, regex)) {
-      why = "rank " + std::to_string(r) + " runs on host \"" + hosts[r] + "\", which the pattern does not match";
+    const std::string& host = hosts[r];
+    if (!regex->Match(host, 0, host.size(), RE2::ANCHOR_BOTH, match.data(), static_cast<int>(match.size()))) {
+      why = "rank " + std::to_string(r) + " runs on host \"" + host + "\", which the pattern does not match";
       break;
     }
     std::vector<std::string> path;
-    for (std::size_t l = 0; l < numbered->levels.size() && why.empty(); ++l) {
-      path.push_back(match.str(numbered->group_of_level[l]));
+    for (std::size_t l = 0; l < renamed->levels.size() && why.empty(); ++l) {
+      const re2::StringPiece& part = match[static_cast<std::size_t>(group_of_level[l])];
+      path.emplace_back(part.data() == nullptr ? "" : std::string(part.data(), part.size()));
       if (path.back().empty()) {
-        why = "rank " + std::to_string(r) + " runs on host \"" + hosts[r] + "\", in which the level '" +
-              numbered->levels[l] + "' matches nothing";
+        why = "rank " + std::to_string(r) + " runs on host \"" + host + "\", in which the level '" +
+              renamed->levels[l] + "' matches nothing";
       }
     }
-    groups.hosts.emplace(hosts[r], std::move(path));
+    groups.hosts.emplace(host, std::move(path));
   }
   if (why.empty()) return groups;
   if (error) *error = "host pattern '" + std::string(pattern) + "': " + why;
