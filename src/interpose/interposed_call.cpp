@@ -95,6 +95,11 @@ struct Answerer {
       say_mpi_answers(inapplicable);
       return rc;
     }
+    if (rc == MPI_SUCCESS && chosen == "native") {  // auto's decision table named the MPI library's own
+      say_mpi_answers(variable_of(call.operation) + "=auto with TOPOCOLL_CALIBRATION=" + config.calibration +
+                      ", chosen by " + chosen_by);
+      return rc;
+    }
     if (rc == MPI_SUCCESS) {
       say_topocoll_answers(chosen.empty() ? algorithm : chosen, chosen_by);
       return rc;
