@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <cstdio>
 #include <exception>
 #include <string>
 
@@ -27,6 +28,14 @@ int raise_error(MPI_Comm comm, int code, Note note, const std::string& message) 
   say_once(target, note, Speakers::every_rank, message);
   PMPI_Comm_call_errhandler(target, code);
   return code;
+}
+
+bool handler_returns(MPI_Comm comm) {
+  MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
+  if (PMPI_Comm_get_errhandler(comm, &handler) != MPI_SUCCESS) return false;
+  const bool returns = handler == MPI_ERRORS_RETURN;
+  PMPI_Errhandler_free(&handler);
+  return returns;
 }
 
 CallShape describe_call(const exec::CallArguments& call) {
@@ -112,6 +121,12 @@ struct Answerer {
     if (names_the_environment(message)) {
       say_once(call.comm, Note::configuration_error, Speakers::every_rank,
                message + " (from TOPOCOLL_TOPOLOGY, TOPOCOLL_NETWORK or TOPOCOLL_CALIBRATION)");
+    } else if (config.verbose && handler_returns(call.comm)) {
+      // The program gets MPI's error class, as from the MPI library's own call; the message
+      // that names the problem only TOPOCOLL_VERBOSE shows it (the executor printed it under
+      // any other handler).
+      std::fprintf(stderr, "topocoll: %s (%s on %s)\n", message.c_str(), entry_point,
+                   describe_communicator(call.comm).c_str());
     }
     return rc;
   }

@@ -243,6 +243,25 @@ static void check_configuration_error(void) {
   free(buffer), free(counts), free(displs);
 }
 
+/* Rank 1 passes a negative send count, the others right arguments, under MPI_ERRORS_RETURN:
+   rank 1 gets MPI_ERR_COUNT, no rank waits forever, and the right call after it is right. */
+static void check_one_bad_rank(void) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int* send = malloc(sizeof(int) * (size_t)size);
+  int* recv = malloc(sizeof(int) * (size_t)size);
+  for (int p = 0; p < size; ++p) send[p] = value(rank, p, 0), recv[p] = -1;
+  int error_class = MPI_SUCCESS;
+  MPI_Error_class(MPI_Alltoall(send, rank == 1 ? -1 : 1, MPI_INT, recv, 1, MPI_INT, MPI_COMM_WORLD), &error_class);
+  if (rank == 1) expect(error_class == MPI_ERR_COUNT, "MPI_Alltoall with a negative count on rank 1", rank);
+  int ok = MPI_Alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, MPI_COMM_WORLD) == MPI_SUCCESS;
+  for (int p = 0; ok && p < size; ++p) ok = recv[p] == value(p, rank, 0);
+  expect(ok, "MPI_Alltoall after one rank's bad call", rank);
+  free(send), free(recv);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   const char* mode = argc > 1 ? argv[1] : "all";
@@ -254,8 +273,10 @@ int main(int argc, char** argv) {
     check_configuration_error();
   } else if (strcmp(mode, "rooted") == 0) {
     check_rooted();
+  } else if (strcmp(mode, "one-bad-rank") == 0) {
+    check_one_bad_rank();
   } else {
-    fprintf(stderr, "preload_check: unknown mode '%s' (all, intercomm, config-error, rooted)\n", mode);
+    fprintf(stderr, "preload_check: unknown mode '%s' (all, intercomm, config-error, rooted, one-bad-rank)\n", mode);
     ++failures;
   }
   int total = 0, rank;
