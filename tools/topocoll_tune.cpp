@@ -2,7 +2,7 @@
 // platform). For each operation and block size it times every applicable algorithm and the MPI
 // library's own, and auto's cost model, with topocoll-bench's measurement (bench_run.hpp:
 // validated once, then interleaved repetitions), picks the winners (src/select/tuning.hpp: native
-// unless an algorithm beat it in every repetition) and writes them into the calibration file as
+// unless a paired test says an algorithm is faster) and writes them into the calibration file as
 // auto's decision table (src/select/decision_table.hpp). `topocoll-tune -h` lists the options.
 #include <mpi.h>
 
@@ -121,7 +121,7 @@ std::optional<std::vector<Decision>> tune_operation(const TuneOptions& tune, Ope
   std::vector<SizeWinner> winners;
   for (const std::size_t bytes : tune.sizes) {
     const std::vector<TunedTimes> measured = times_at(bytes, options.algorithms, runs, points);
-    const std::optional<SizeWinner> winner = pick_winner(bytes, measured);
+    const std::optional<SizeWinner> winner = pick_winner(bytes, measured, tune.confidence);
     print_size_row(out, bytes, options.algorithms, measured, points, winner);
     if (winner) winners.push_back(*winner);
   }

@@ -73,8 +73,10 @@ constexpr const char* kFooter = R"(What it does:
   then timed as topocoll-bench --repeat N times them: their timed blocks take turns
   (A B C A B C ...) N times. The time of a repetition is the slowest rank's average per call
   (under SMPI every rank starts at one simulated instant, as with topocoll-bench --sync window).
-  The fastest by median wins a size if it is native or was faster than native in every
-  repetition; else native wins (it was as fast in some repetition: within the noise). A win by
+  The fastest by median wins a size if it is native or if a one-sided paired t-test on the
+  logarithms of its per-repetition ratios to native says it is faster at --confidence (0.95:
+  p < 0.05); else native wins (the fastest is within its noise). More repetitions make the
+  test able to see smaller gains: with 5, a gain must be large or steady. A win by
   auto hands the size to the cost model (its choice can be a tuned setting, a topo variant,
   that no fixed name runs). So auto, following the table, runs the fastest measured or
   something within its noise, and is never slower than the MPI library beyond the noise
@@ -110,6 +112,10 @@ ParsedTuneCommandLine parse_tune_command_line(int argc, char** argv, bool print)
       ->capture_default_str();
   app.add_option("--repeat", options.repeat, "Interleaved repetitions per size")
       ->check(CLI::Range(1, std::numeric_limits<int>::max()))
+      ->capture_default_str();
+  app.add_option("--confidence", options.confidence,
+                 "Confidence that the winner is faster than native (a paired t-test on the repetitions)")
+      ->check(CLI::Range(0.5, 0.9999))
       ->capture_default_str();
   app.add_option("--calibration", options.calibration,
                  "The calibration file (topocoll-calibrate) the table is added to (default: TOPOCOLL_CALIBRATION)");

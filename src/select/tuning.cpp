@@ -2,22 +2,30 @@
 #include "select/tuning.hpp"
 
 #include <algorithm>
+#include <cstdio>
+
+#include "select/paired_test.hpp"
 
 namespace topocoll {
 
 namespace {
 
-// In how many of the repetitions both have `times` was below `native` (and in how many both ran).
-std::pair<int, int> repetitions_faster(const TunedTimes& times, const TunedTimes& native) {
-  const std::size_t both = std::min(times.repetitions_us.size(), native.repetitions_us.size());
-  int faster = 0;
-  for (std::size_t i = 0; i < both; ++i) faster += times.repetitions_us[i] < native.repetitions_us[i] ? 1 : 0;
-  return {faster, static_cast<int>(both)};
+// "14.2x", "1.03x": a ratio with three significant digits.
+std::string times_as(double ratio) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3gx", ratio);
+  return text;
+}
+
+std::string p_as(double p) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2g", p);
+  return text;
 }
 
 }  // namespace
 
-std::optional<SizeWinner> pick_winner(std::size_t bytes, std::span<const TunedTimes> measured) {
+std::optional<SizeWinner> pick_winner(std::size_t bytes, std::span<const TunedTimes> measured, double confidence) {
   const auto native = std::find_if(measured.begin(), measured.end(), [](const TunedTimes& t) { return t.algorithm == "native"; });
   if (native == measured.end()) return std::nullopt;
   const auto fastest = std::min_element(measured.begin(), measured.end(), [](const TunedTimes& a, const TunedTimes& b) {
@@ -25,15 +33,19 @@ std::optional<SizeWinner> pick_winner(std::size_t bytes, std::span<const TunedTi
   });
   SizeWinner winner{bytes, "native", native->median_us, native->median_us, "native is the fastest measured"};
   if (fastest == native) return winner;
-  const auto [faster, both] = repetitions_faster(*fastest, *native);
-  const std::string tally = std::to_string(faster) + " of " + std::to_string(both) + " repetitions";
-  if (both > 0 && faster == both) {
+  const PairedComparison test = compare_paired(fastest->repetitions_us, native->repetitions_us);
+  const std::string over = " over " + std::to_string(test.pairs) + (test.pairs == 1 ? " repetition" : " repetitions");
+  const double significance = 1.0 - confidence;
+  if (test.pairs > 0 && test.p_value < significance) {
     winner.algorithm = fastest->algorithm;
     winner.median_us = fastest->median_us;
-    winner.why = "the fastest, faster than native in " + tally;
+    winner.why = "the fastest, " + times_as(1.0 / test.mean_ratio) + " faster than native" +
+                 (test.pairs == 1 ? " in the one repetition (no noise measured)"
+                                  : " (geometric mean" + over + ", paired t-test p = " + p_as(test.p_value) + ")");
   } else {
-    // Native was as fast as the fastest at least once: within the noise of it.
-    winner.why = fastest->algorithm + ", the fastest, was faster than native in only " + tally;
+    // Native is within the noise of the fastest.
+    winner.why = fastest->algorithm + ", the fastest by median, is not faster than native at " +
+                 p_as(100.0 * confidence) + "% confidence (p = " + p_as(test.p_value) + over + ")";
   }
   return winner;
 }
