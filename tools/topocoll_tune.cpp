@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -100,34 +101,74 @@ void print_size_row(std::ostream& out, std::size_t bytes, const std::vector<std:
   out << '\n';
 }
 
-// Tunes one operation; the table's new entries (every rank returns them; rank 0 prints).
-std::optional<std::vector<Decision>> tune_operation(const TuneOptions& tune, Operation operation,
-                                                    const Calibration& calibration, const std::string& model_calibration,
-                                                    const std::string& shape, MPI_Comm comm, std::ostream& out) {
-  int rank = 0, p = 1;
-  MPI_Comm_rank(comm, &rank);
+// One measured size: its row of the printed table and its winner.
+struct TunedSize {
+  std::string row;
+  std::optional<SizeWinner> winner;
+};
+
+// Measures `sizes` (every algorithm, validated, then the interleaved repetitions) into `tuned`.
+bool measure_sizes(const TuneOptions& tune, BenchOptions options, const std::vector<std::size_t>& sizes, MPI_Comm comm,
+                   std::map<std::size_t, TunedSize>& tuned) {
+  int p = 1;
   MPI_Comm_size(comm, &p);
-  const BenchOptions options = bench_options_for(tune, operation, calibration, model_calibration);
+  options.size_list = sizes;
   std::ostream silent(nullptr);
   Report report(silent, options, p, false);  // tune prints its own table
   RepeatedRuns runs;
   std::vector<MeasuredPoint> points;
-  if (measure(options, comm, "topocoll-tune", report, runs, &points) != 0) return std::nullopt;
+  if (measure(options, comm, "topocoll-tune", report, runs, &points) != 0) return false;
+  for (const std::size_t bytes : sizes) {
+    const std::vector<TunedTimes> measured = times_at(bytes, options.algorithms, runs, points);
+    TunedSize& size = tuned[bytes];
+    size.winner = pick_winner(bytes, measured, tune.confidence);
+    std::ostringstream row;
+    print_size_row(row, bytes, options.algorithms, measured, points, size.winner);
+    size.row = row.str();
+  }
+  return true;
+}
+
+// Tunes one operation; the table's new entries (every rank returns them; rank 0 prints). After
+// the sizes asked for, up to --refine rounds of bisection where adjacent winners differ, so that
+// a range's boundary lies near where the winner changes, not wherever the next asked size was.
+std::optional<std::vector<Decision>> tune_operation(const TuneOptions& tune, Operation operation,
+                                                    const Calibration& calibration, const std::string& model_calibration,
+                                                    const std::string& shape, MPI_Comm comm, std::ostream& out) {
+  int p = 1;
+  MPI_Comm_size(comm, &p);
+  const BenchOptions options = bench_options_for(tune, operation, calibration, model_calibration);
+  std::map<std::size_t, TunedSize> tuned;
+  if (!measure_sizes(tune, options, tune.sizes, comm, tuned)) return std::nullopt;
+  const auto winners = [&] {
+    std::vector<SizeWinner> list;
+    for (const auto& [bytes, size] : tuned) {
+      if (size.winner) list.push_back(*size.winner);
+    }
+    return list;
+  };
+  std::vector<std::size_t> bisected;
+  for (int round = 0; round < tune.refine; ++round) {
+    const std::vector<std::size_t> between = sizes_between_changing_winners(winners());
+    if (between.empty()) break;
+    if (!measure_sizes(tune, options, between, comm, tuned)) return std::nullopt;
+    bisected.insert(bisected.end(), between.begin(), between.end());
+  }
   out << "topocoll-tune: " << to_string(operation) << " on " << p << " ranks, shape " << shape << ", "
       << tune.repeat << " repetitions; median of the slowest rank's time per call, us\n"
       << std::setw(9) << "bytes";
   for (const std::string& algorithm : options.algorithms) out << ' ' << std::setw(std::max<int>(10, static_cast<int>(algorithm.size()))) << algorithm;
   out << "  winner\n";
-  std::vector<SizeWinner> winners;
-  for (const std::size_t bytes : tune.sizes) {
-    const std::vector<TunedTimes> measured = times_at(bytes, options.algorithms, runs, points);
-    const std::optional<SizeWinner> winner = pick_winner(bytes, measured, tune.confidence);
-    print_size_row(out, bytes, options.algorithms, measured, points, winner);
-    if (winner) winners.push_back(*winner);
+  for (const auto& [bytes, size] : tuned) out << size.row;
+  if (!bisected.empty()) {
+    out << "  bisected where the winner changes:";
+    for (const std::size_t bytes : bisected) out << ' ' << bytes;
+    out << '\n';
   }
-  std::vector<Decision> table = decisions_from(operation, p, shape, winners);
+  std::vector<Decision> table = decisions_from(operation, p, shape, winners());
   for (const Decision& d : table) {
-    out << "  " << d.from_bytes << "-" << d.to_bytes << " bytes per block: " << d.algorithm << '\n';
+    out << "  " << d.from_bytes << "-" << d.to_bytes << " bytes per block: " << d.algorithm
+        << (d.measured.empty() ? " (outside the tuned sizes)" : "") << '\n';
   }
   return table;
 }

@@ -81,11 +81,13 @@ constexpr const char* kFooter = R"(What it does:
   that no fixed name runs). So auto, following the table, runs the fastest measured or
   something within its noise, and is never slower than the MPI library beyond the noise
   measured here.
-  Adjacent sizes with the same winner become one range; a range runs from its first size to
-  just below the next range's first size (the last to its last size). The table is added to the
-  calibration file under "decisions" (replacing the entries for the same operation, number of
-  ranks and topology shape); auto follows it where it covers a call and the cost model
-  elsewhere (docs/tuning.md).
+  Where adjacent sizes have different winners, --refine rounds of bisection measure their
+  geometric midpoint, so that a boundary lies near where the winner changes. Adjacent sizes
+  with the same winner become one range; the unmeasured gap between two ranges goes to native
+  where either is native (else to the smaller sizes' winner), and sizes below the first and
+  above the last tuned size to native. The table is added to the calibration file under
+  "decisions" (replacing the entries for the same operation, number of ranks and topology
+  shape); auto follows it (docs/tuning.md).
 Example:
   mpirun -np 16 topocoll-tune --op alltoall,gather --calibration my.calibration.json \
       --topology my.topology.json --sizes 8:1048576 --repeat 7)";
@@ -116,6 +118,10 @@ ParsedTuneCommandLine parse_tune_command_line(int argc, char** argv, bool print)
   app.add_option("--confidence", options.confidence,
                  "Confidence that the winner is faster than native (a paired t-test on the repetitions)")
       ->check(CLI::Range(0.5, 0.9999))
+      ->capture_default_str();
+  app.add_option("--refine", options.refine,
+                 "Rounds of bisection between adjacent sizes whose winners differ (0: none)")
+      ->check(CLI::Range(0, 20))
       ->capture_default_str();
   app.add_option("--calibration", options.calibration,
                  "The calibration file (topocoll-calibrate) the table is added to (default: TOPOCOLL_CALIBRATION)");

@@ -15,6 +15,7 @@ struct TuneOptions {
   std::vector<std::size_t> sizes;  // --sizes: bytes per block, increasing
   int repeat = 5;                  // --repeat
   double confidence = 0.95;        // --confidence: the paired test's (select/tuning.hpp)
+  int refine = 3;                  // --refine: rounds of bisection where adjacent winners differ
   std::string calibration;         // --calibration, else TOPOCOLL_CALIBRATION: read, and written back
   std::string output;              // --output: where to write (default: the calibration file)
   std::string topology;            // --topology, else TOPOCOLL_TOPOLOGY

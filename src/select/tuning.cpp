@@ -2,6 +2,7 @@
 #include "select/tuning.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "select/paired_test.hpp"
@@ -21,6 +22,16 @@ std::string p_as(double p) {
   char text[32];
   std::snprintf(text, sizeof text, "%.2g", p);
   return text;
+}
+
+std::vector<SizeWinner> sorted_by_size(std::vector<SizeWinner> winners) {
+  std::stable_sort(winners.begin(), winners.end(),
+                   [](const SizeWinner& a, const SizeWinner& b) { return a.bytes < b.bytes; });
+  // A size tuned twice: the first.
+  winners.erase(std::unique(winners.begin(), winners.end(),
+                            [](const SizeWinner& a, const SizeWinner& b) { return a.bytes == b.bytes; }),
+                winners.end());
+  return winners;
 }
 
 }  // namespace
@@ -50,18 +61,49 @@ std::optional<SizeWinner> pick_winner(std::size_t bytes, std::span<const TunedTi
   return winner;
 }
 
+std::vector<std::size_t> sizes_between_changing_winners(std::vector<SizeWinner> winners) {
+  winners = sorted_by_size(std::move(winners));
+  std::vector<std::size_t> between;
+  for (std::size_t i = 1; i < winners.size(); ++i) {
+    const std::size_t a = winners[i - 1].bytes, b = winners[i].bytes;
+    if (winners[i - 1].algorithm == winners[i].algorithm || b - a < 2) continue;
+    const auto middle = a == 0 ? b / 2 : static_cast<std::size_t>(std::llround(std::sqrt(double(a) * double(b))));
+    between.push_back(std::clamp(middle, a + 1, b - 1));
+  }
+  return between;
+}
+
 std::vector<Decision> decisions_from(Operation operation, int ranks, const std::string& shape,
                                      std::vector<SizeWinner> winners) {
-  std::sort(winners.begin(), winners.end(), [](const SizeWinner& a, const SizeWinner& b) { return a.bytes < b.bytes; });
+  winners = sorted_by_size(std::move(winners));
   std::vector<Decision> table;
   for (const SizeWinner& w : winners) {
-    if (!table.empty() && table.back().to_bytes == w.bytes) continue;  // a size tuned twice: the first
     if (table.empty() || table.back().algorithm != w.algorithm) {
-      if (!table.empty()) table.back().to_bytes = w.bytes - 1;
-      table.push_back(Decision{operation, ranks, shape, w.bytes, w.bytes, w.algorithm, {}});
+      std::size_t from = w.bytes;
+      if (!table.empty()) {
+        // The unmeasured gap: native's where either side is native, else the smaller sizes'.
+        if (w.algorithm == "native") {
+          from = table.back().to_bytes + 1;
+        } else {
+          table.back().to_bytes = w.bytes - 1;
+        }
+      }
+      table.push_back(Decision{operation, ranks, shape, from, w.bytes, w.algorithm, {}});
     }
     table.back().to_bytes = w.bytes;
     table.back().measured.push_back({w.bytes, w.median_us, w.native_us});
+  }
+  if (table.empty()) return table;
+  // Outside the tuned sizes: native.
+  if (table.front().algorithm == "native") {
+    table.front().from_bytes = 0;
+  } else if (table.front().from_bytes > 0) {
+    table.insert(table.begin(), Decision{operation, ranks, shape, 0, table.front().from_bytes - 1, "native", {}});
+  }
+  if (table.back().algorithm == "native") {
+    table.back().to_bytes = kLargestTableBytes;
+  } else if (table.back().to_bytes < kLargestTableBytes) {
+    table.push_back(Decision{operation, ranks, shape, table.back().to_bytes + 1, kLargestTableBytes, "native", {}});
   }
   return table;
 }

@@ -42,9 +42,20 @@ inline constexpr double kDefaultTuningConfidence = 0.95;
 std::optional<SizeWinner> pick_winner(std::size_t bytes, std::span<const TunedTimes> measured,
                                       double confidence = kDefaultTuningConfidence);
 
+// Where to measure next: between two adjacent tuned sizes whose winners differ, their
+// geometric midpoint (the boundary lies somewhere between them; bisection finds it), for each
+// such pair that has a whole size between them. Sorted, none already tuned.
+std::vector<std::size_t> sizes_between_changing_winners(std::vector<SizeWinner> winners);
+
+// The largest block size a table entry can name (what the calibration file reads: 2^53).
+inline constexpr std::size_t kLargestTableBytes = std::size_t{1} << 53;
+
 // The table's entries for one operation on one communicator: winners sorted by size, adjacent
-// sizes with the same winner merged; an entry runs from its first tuned size to just below the
-// next entry's (the last one to its last tuned size), like a rules file's size thresholds.
+// sizes with the same winner merged. Between the last size one winner won and the first the
+// next won, nothing was measured: native takes that gap where either of the two is native (so
+// auto is never slower than the library where it was not measured), else the smaller sizes'
+// winner. Below the first and above the last tuned size native answers (entries from 0 and to
+// kLargestTableBytes, without evidence): nothing measured there says anything is faster.
 std::vector<Decision> decisions_from(Operation operation, int ranks, const std::string& shape,
                                      std::vector<SizeWinner> winners);
 

@@ -84,20 +84,48 @@ TEST(PairedTest, StudentsTMatchesItsTable) {
 
 SizeWinner winner(std::size_t bytes, const std::string& algorithm) { return {bytes, algorithm, 10.0, 12.0, ""}; }
 
-TEST(Tuning, AdjacentWinnersMergeIntoRanges) {
+TEST(Tuning, AdjacentWinnersMergeIntoRangesAndNativeTakesWhatWasNotMeasured) {
   const std::vector<Decision> table = decisions_from(
       Operation::gather, 8, "cluster:1x8",
       {winner(4096, "native"), winner(1, "binomial"), winner(2, "binomial"), winner(1024, "binomial"), winner(65536, "native")});
-  ASSERT_EQ(table.size(), 2u);
-  EXPECT_EQ(table[0].algorithm, "binomial");
-  EXPECT_EQ(table[0].from_bytes, 1u);
-  EXPECT_EQ(table[0].to_bytes, 4095u);  // up to the next entry's first tuned size
-  EXPECT_EQ(table[0].measured.size(), 3u);
-  EXPECT_EQ(table[1].algorithm, "native");
-  EXPECT_EQ(table[1].from_bytes, 4096u);
-  EXPECT_EQ(table[1].to_bytes, 65536u);  // the last: its last tuned size
-  EXPECT_EQ(table[1].operation, Operation::gather);
+  ASSERT_EQ(table.size(), 3u);
+  EXPECT_EQ(table[0].algorithm, "native");  // below the first tuned size
+  EXPECT_EQ(table[0].from_bytes, 0u);
+  EXPECT_EQ(table[0].to_bytes, 0u);
+  EXPECT_TRUE(table[0].measured.empty());
+  EXPECT_EQ(table[1].algorithm, "binomial");
+  EXPECT_EQ(table[1].from_bytes, 1u);
+  EXPECT_EQ(table[1].to_bytes, 1024u);  // where it was last measured: native takes the gap to 4096
+  EXPECT_EQ(table[1].measured.size(), 3u);
+  EXPECT_EQ(table[2].algorithm, "native");
+  EXPECT_EQ(table[2].from_bytes, 1025u);
+  EXPECT_EQ(table[2].to_bytes, kLargestTableBytes);  // and everything above the last tuned size
+  EXPECT_EQ(table[2].measured.size(), 2u);
+  EXPECT_EQ(table[2].operation, Operation::gather);
   EXPECT_FALSE(find_overlap(table));
+
+  // Two algorithms: the gap goes to the smaller sizes' winner; above the last, native.
+  const std::vector<Decision> two =
+      decisions_from(Operation::alltoall, 4, "node:1x4", {winner(64, "pairwise"), winner(4096, "bruck")});
+  ASSERT_EQ(two.size(), 4u);
+  EXPECT_EQ(two[0].algorithm, "native");
+  EXPECT_EQ(two[0].to_bytes, 63u);
+  EXPECT_EQ(two[1].algorithm, "pairwise");
+  EXPECT_EQ(two[1].to_bytes, 4095u);
+  EXPECT_EQ(two[2].algorithm, "bruck");
+  EXPECT_EQ(two[2].from_bytes, 4096u);
+  EXPECT_EQ(two[3].algorithm, "native");
+  EXPECT_EQ(two[3].from_bytes, 4097u);
+  EXPECT_FALSE(find_overlap(two));
+}
+
+TEST(Tuning, BisectionMeasuresBetweenWinnersThatDiffer) {
+  EXPECT_EQ(sizes_between_changing_winners({winner(4096, "native"), winner(256, "direct"), winner(8, "direct"),
+                                            winner(65536, "native")}),
+            (std::vector<std::size_t>{1024}));  // sqrt(256 * 4096)
+  EXPECT_EQ(sizes_between_changing_winners({winner(0, "native"), winner(9, "direct")}), (std::vector<std::size_t>{4}));
+  EXPECT_TRUE(sizes_between_changing_winners({winner(8, "native"), winner(9, "direct")}).empty());  // no size between
+  EXPECT_TRUE(sizes_between_changing_winners({winner(8, "direct"), winner(4096, "direct")}).empty());
 }
 
 // auto follows the table where it covers the call and asks the model elsewhere.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """topocoll-tune under mpirun: a tiny sweep writes a well-formed decision table into a copy of a
-calibration (every tuned size covered by exactly one entry, each naming an algorithm measured
-there), a second run for another operation keeps the first one's entries, topocoll-bench's auto
+calibration (every size covered by exactly one entry, each tuned one by an algorithm measured
+there, native outside the tuned sizes), a second run for another operation keeps the first one's entries, topocoll-bench's auto
 then reports the tabled choice at every tuned size (also when a hand edit names native), and
 bad uses fail clearly. No timing is asserted: the winners are whatever the machine measured.
 
@@ -59,11 +59,18 @@ check(re.fullmatch(r"\S+:[0-9x+]+( \S+:[0-9x+]+)*", shape) is not None, f"shape 
 for entry in alltoall:
     check(entry["ranks"] == NP and entry["shape"] == shape, f"entry for another communicator: {entry}")
     check(entry["from_bytes"] <= entry["to_bytes"], f"empty range: {entry}")
-    for point in entry["measured"]:
+    for point in entry.get("measured", []):
         check(entry["from_bytes"] <= point["bytes"] <= entry["to_bytes"], f"evidence outside its range: {entry}")
         check(point["us"] > 0 and point["native_us"] > 0, f"times: {entry}")
         if entry["algorithm"] == "native":
             check(point["us"] == point["native_us"], f"native's own time differs: {entry}")
+# The entries cover every size from 0 to the largest the file reads, one after another; below
+# the first and above the last tuned size native answers.
+ordered = sorted(alltoall, key=lambda e: e["from_bytes"])
+check(ordered and ordered[0]["from_bytes"] == 0 and ordered[0]["algorithm"] == "native"
+      and ordered[-1]["to_bytes"] == 2 ** 53 and ordered[-1]["algorithm"] == "native", f"ends: {ordered}")
+for before_entry, after_entry in zip(ordered, ordered[1:]):
+    check(after_entry["from_bytes"] == before_entry["to_bytes"] + 1, f"a gap or an overlap: {ordered}")
 for size in SIZES:
     covering = [e for e in alltoall if e["from_bytes"] <= size <= e["to_bytes"]]
     check(len(covering) == 1, f"{size} bytes covered by {len(covering)} entries: {alltoall}")
@@ -128,10 +135,11 @@ for size, text in auto_says(every_entry_naming("auto")).items():
     check(re.fullmatch(r"\S+, chosen by the cost model, as the tuning table \(.*\) says", text) is not None,
           f"auto at {size} with an auto table: '{text}'")
 
-# Outside the table: the model.
-model = run(bench, "--format", "csv", "--algorithms", "auto", "--calibration", tuned, "-m", "8", "-i", "2", "-x", "0")
-check("auto at 8 bytes per block runs " in model.stderr and "chosen by the cost model" in model.stderr,
-      f"below the table: {model.stderr}")
+# Below the tuned sizes: native, by the table's entry from 0 (nothing measured there says
+# anything is faster).
+below = run(bench, "--format", "csv", "--algorithms", "auto", "--calibration", tuned, "-m", "8", "-i", "2", "-x", "0")
+check(re.search(r"auto at 8 bytes per block runs native, chosen by the tuning table \(alltoall, 4 ranks, \S+, 0-",
+                below.stderr) is not None, f"below the tuned sizes: {below.stderr}")
 
 # Bad uses: clear errors, no file written.
 bad = run(tune, "--sizes", "0,64", "--calibration", original, "--output", os.path.join(work, "bad.json"), np=1)
