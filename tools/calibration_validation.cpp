@@ -11,6 +11,7 @@
 #include "calibration_probes.hpp"
 #include "start_sync.hpp"
 #include "select/auto_select.hpp"
+#include "select/validation_check.hpp"
 #include "topocoll/topocoll.hpp"
 
 namespace topocoll::calibrate {
@@ -66,7 +67,13 @@ void log_size(const std::vector<ValidationPoint>& points, std::size_t bytes, con
     log << "validation " << bytes << " B per block: auto would run " << picked->algorithm << ", measured "
         << std::fixed << std::setprecision(1) << 100.0 * (picked->measured_us / fastest->measured_us - 1.0)
         << std::defaultfloat << std::setprecision(6) << "% above the fastest measured (" << fastest->algorithm
-        << ")\n";
+        << ")";
+    // What auto then does (select/validation_check.hpp): these measurements outrank the model.
+    if (picked != fastest && picked->measured_us > fastest->measured_us * (1.0 + kValidationNoise)) {
+      log << "; beyond the noise, so auto runs " << fastest->algorithm
+          << " here, and between the validated sizes prices the algorithms from these times";
+    }
+    log << '\n';
   }
 }
 

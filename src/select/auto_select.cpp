@@ -8,6 +8,7 @@
 #include "model/plan_cost.hpp"
 #include "model/routed_capacities.hpp"
 #include "select/size_exchange_plan.hpp"
+#include "select/validation_check.hpp"
 
 namespace topocoll {
 
@@ -174,7 +175,12 @@ AutoRun choose_for_call(Operation operation, std::size_t block_bytes, const Prob
                                        [&](const Algorithm& a) { return a.name == decision->algorithm; }));
     if (runnable) return {decision->algorithm, problem.knobs, describe_decision(*decision)};
   }
-  return choose_algorithm(problem, calibration.machine(), candidates);
+  AutoRun run = choose_algorithm(problem, calibration.machine(), candidates);
+  if (auto validated = overrule_by_validation(operation, block_bytes, problem.size, run.algorithm, calibration,
+                                              candidates)) {
+    return {validated->algorithm, problem.knobs, validated->chosen_by};
+  }
+  return run;
 }
 
 }  // namespace topocoll

@@ -65,7 +65,9 @@ AutoRun choose_algorithm(const Problem& problem, const MachineCost& machine,
 // (its `operation`, which for the v forms differs from the uniform stand-in `problem`; the
 // communicator's size; the shape of problem.topology; `block_bytes`, the v forms' average block),
 // with the problem's knobs; the table may name `native`. Where no entry covers it, or the entry
-// names an algorithm outside `candidates`, the model's choice among them.
+// names an algorithm outside `candidates`, the model's choice among them, unless the
+// calibration's validation measured that choice slower than another between the validated
+// sizes around the call (validation_check.hpp): then that other.
 AutoRun choose_for_call(Operation operation, std::size_t block_bytes, const Problem& problem,
                         const Calibration& calibration, std::span<const Algorithm> candidates);
 

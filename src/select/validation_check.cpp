@@ -1,0 +1,80 @@
+#include "select/validation_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <vector>
+
+namespace topocoll {
+
+namespace {
+
+// The validated sizes around `bytes` (equal when it is one), if it lies between two.
+std::optional<std::pair<std::size_t, std::size_t>> bracket(const std::vector<std::size_t>& sizes, std::size_t bytes) {
+  const auto above = std::lower_bound(sizes.begin(), sizes.end(), bytes);
+  if (above == sizes.end()) return std::nullopt;
+  if (*above == bytes) return std::pair{bytes, bytes};
+  if (above == sizes.begin()) return std::nullopt;
+  return std::pair{*std::prev(above), *above};
+}
+
+// log-log interpolation between (lo, at_lo) and (hi, at_hi).
+double interpolate(std::size_t lo, double at_lo, std::size_t hi, double at_hi, std::size_t bytes) {
+  if (lo == hi) return at_lo;
+  const double t = (std::log(double(bytes)) - std::log(double(lo))) / (std::log(double(hi)) - std::log(double(lo)));
+  return std::exp(std::log(at_lo) + t * (std::log(at_hi) - std::log(at_lo)));
+}
+
+std::string percent(double fraction) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", 100.0 * fraction);
+  return text;
+}
+
+}  // namespace
+
+std::optional<ValidatedChoice> overrule_by_validation(Operation operation, std::size_t block_bytes, int ranks,
+                                                      const std::string& model_pick, const Calibration& calibration,
+                                                      std::span<const Algorithm> candidates) {
+  if (ranks != calibration.ranks || block_bytes == 0) return std::nullopt;
+  // The medians measured, by algorithm and size, of this operation.
+  std::map<std::string, std::map<std::size_t, double>> measured;
+  std::vector<std::size_t> sizes;
+  for (const ValidationPoint& v : calibration.validation) {
+    if (v.operation != to_string(operation) || v.bytes == 0 || !(v.measured_us > 0.0)) continue;
+    measured[v.algorithm][v.bytes] = v.measured_us;
+    sizes.push_back(v.bytes);
+  }
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  const auto ends = bracket(sizes, block_bytes);
+  if (!ends) return std::nullopt;
+  const auto [lo, hi] = *ends;
+  const auto runnable = [&](const std::string& name) {
+    return name == "native" ||
+           std::any_of(candidates.begin(), candidates.end(), [&](const Algorithm& a) { return a.name == name; });
+  };
+  // Each runnable algorithm measured at both ends, priced at the call's size.
+  std::optional<double> pick_us;
+  std::string fastest;
+  double fastest_us = 0.0;
+  for (const auto& [algorithm, times] : measured) {
+    const auto at_lo = times.find(lo), at_hi = times.find(hi);
+    if (at_lo == times.end() || at_hi == times.end() || !runnable(algorithm)) continue;
+    const double us = interpolate(lo, at_lo->second, hi, at_hi->second, block_bytes);
+    if (algorithm == model_pick) pick_us = us;
+    if (fastest.empty() || us < fastest_us) {
+      fastest = algorithm;
+      fastest_us = us;
+    }
+  }
+  if (!pick_us || fastest == model_pick || *pick_us <= fastest_us * (1.0 + kValidationNoise)) return std::nullopt;
+  const std::string where = lo == hi ? "at " + std::to_string(lo) + " B per block"
+                                     : "between " + std::to_string(lo) + " and " + std::to_string(hi) + " B per block";
+  return ValidatedChoice{fastest, "the calibration's validation (" + where + " " + fastest +
+                                      " measured fastest; the model's pick, " + model_pick + ", measured " +
+                                      percent(*pick_us / fastest_us - 1.0) + " slower)"};
+}
+
+}  // namespace topocoll

@@ -1,0 +1,36 @@
+// The calibration's validation pass (topocoll-calibrate) timed the total exchange's algorithms,
+// the MPI library's own among them, on the calibrated communicator at a few block sizes, beside
+// the model's predictions. Where the model is off, those measurements outrank it: between two
+// validated sizes (or at one), each algorithm measured at both is priced from its measurements
+// (interpolated on a log-log scale), and where the model's pick is priced more than
+// kValidationNoise above the fastest so priced, auto runs that fastest instead (the MPI
+// library's own, often: on a node with shared memory the model missed its eager protocol and
+// ran direct 26 to 36% above the fastest). Outside the validated sizes, on another number of
+// ranks, or for an algorithm never validated, the model stands.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "algorithms/registry.hpp"
+#include "select/calibration.hpp"
+
+namespace topocoll {
+
+// What the validation's medians may differ by and still be noise (5%).
+inline constexpr double kValidationNoise = 0.05;
+
+struct ValidatedChoice {
+  std::string algorithm;  // a candidate's name, or "native"
+  std::string chosen_by;  // "the calibration's validation (...)"
+};
+
+// Nullopt where the measurements do not overrule `model_pick` (they agree, or say nothing).
+// `candidates`: the algorithms that may run (native always may).
+std::optional<ValidatedChoice> overrule_by_validation(Operation operation, std::size_t block_bytes, int ranks,
+                                                      const std::string& model_pick, const Calibration& calibration,
+                                                      std::span<const Algorithm> candidates);
+
+}  // namespace topocoll
