@@ -52,6 +52,7 @@ MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_
     block_bytes = static_cast<std::size_t>((summary.total_bytes + blocks - 1) / blocks);
     if (op == Operation::alltoallv) skewed = skewed_shape(summary, call.problem.size, topology);
     if (skewed) block_bytes = skewed->average_block_bytes;
+    block_bytes = average_block_class(block_bytes);
   }
   // The stand-in every rank can price alike: equal blocks in MPI_Alltoall's layout, or the
   // root's row (column) of them; for an alltoallv whose traffic is skewed or sparse, its shape.
@@ -75,6 +76,8 @@ MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_
   const std::string key = choice_key(call, block_bytes) + (skewed ? "\n" + skewed->key() : std::string());
   auto cached = state.auto_choices().find(key);
   if (cached == state.auto_choices().end()) {
+    // Bounded: a code that calls with ever new sizes starts the cache afresh now and then.
+    if (state.auto_choices().size() >= kMostAutoChoices) state.auto_choices().clear();
     std::vector<Algorithm> candidates;
     for (const Algorithm& a : algorithms_for(op)) {
       // For the v forms only the algorithms that take blocks of different sizes.

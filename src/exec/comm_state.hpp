@@ -9,6 +9,7 @@
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -26,6 +27,9 @@
 #include "topology/topology.hpp"
 
 namespace topocoll::exec {
+
+// How many of auto's choices a communicator keeps before it starts afresh.
+inline constexpr std::size_t kMostAutoChoices = 1024;
 
 // The tags of one call's messages on the private communicator.
 struct CallTags {
@@ -54,7 +58,8 @@ class CommState {
   // call left unmatched can never be taken by a later call. Local; cycles through the tag
   // space (at least 32768 calls before a tag comes back).
   CallTags next_call_tags();
-  // auto's choices, by a key describing the problem (see auto_choice.cpp).
+  // auto's choices, by a key describing the problem (see auto_choice.cpp), at most
+  // kMostAutoChoices of them.
   std::map<std::string, AutoRun>& auto_choices() { return auto_choices_; }
   // The uniform calls auto hands to the MPI library, for a quick way there (auto_shortcut.hpp).
   AutoShortcuts& auto_shortcuts() { return auto_shortcuts_; }

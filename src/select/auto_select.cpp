@@ -159,6 +159,14 @@ AutoRun choose_algorithm(const Problem& problem, const Calibration& calibration)
   return choose_algorithm(problem, calibration.machine(), algorithms_for(problem.operation));
 }
 
+std::size_t average_block_class(std::size_t average_bytes) {
+  constexpr int kLeadingBits = 6;
+  int bits = 0;
+  for (std::size_t rest = average_bytes; rest != 0; rest >>= 1) ++bits;
+  const int dropped = std::max(0, bits - kLeadingBits);
+  return (average_bytes >> dropped) << dropped;
+}
+
 AutoRun choose_for_call(Operation operation, std::size_t block_bytes, const Problem& problem,
                         const Calibration& calibration, std::span<const Algorithm> candidates) {
   if (!calibration.decisions.empty() && problem.topology != nullptr) {

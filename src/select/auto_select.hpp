@@ -61,6 +61,12 @@ AutoRun choose_algorithm(const Problem& problem, const Calibration& calibration)
 AutoRun choose_algorithm(const Problem& problem, const MachineCost& machine,
                         std::span<const Algorithm> candidates);
 
+// The average block size the v forms' auto chooses by: the call's, rounded down to its six
+// leading bits (within 1/32 of it). Averages that differ by a few bytes from call to call (a
+// code whose totals drift) then share one choice instead of each running the model anew, and
+// the choice depends on the size class alone, not on which call came first.
+std::size_t average_block_class(std::size_t average_bytes);
+
 // What auto runs for one call: the calibration's decision table where an entry covers the call
 // (its `operation`, which for the v forms differs from the uniform stand-in `problem`; the
 // communicator's size; the shape of problem.topology; `block_bytes`, the v forms' average block),

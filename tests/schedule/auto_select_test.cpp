@@ -272,3 +272,25 @@ TEST(AutoSelect, AVFormPaysForItsSizeQuestions) {
 
 }  // namespace
 }  // namespace topocoll
+
+namespace topocoll {
+namespace {
+
+// The v forms' auto chooses by the average block's class: averages that drift by a few bytes
+// share a choice (and a cache entry), classes keep six leading bits (within 1/32).
+TEST(AverageBlockClass, DriftingAveragesShareAClass) {
+  EXPECT_EQ(average_block_class(0), 0u);
+  EXPECT_EQ(average_block_class(63), 63u);  // small sizes are exact
+  EXPECT_EQ(average_block_class(64), 64u);
+  EXPECT_EQ(average_block_class(65), 64u);
+  EXPECT_EQ(average_block_class(100000), average_block_class(100001));
+  for (std::size_t bytes = 1; bytes < (std::size_t{1} << 40); bytes = bytes * 3 + 1) {
+    const std::size_t cls = average_block_class(bytes);
+    EXPECT_LE(cls, bytes);
+    EXPECT_GT(double(cls), double(bytes) * (1.0 - 1.0 / 32.0)) << bytes;
+    EXPECT_EQ(average_block_class(cls), cls) << "a class is its own class";
+  }
+}
+
+}  // namespace
+}  // namespace topocoll
