@@ -202,7 +202,7 @@ LinkawarePhases linkaware_phases(const RankRoutes& routes, const std::vector<std
 
 Applicability supports_linkaware(const Problem& problem) {
   std::string why_not;
-  if (!rank_routes(problem, &why_not)) return {false, "linkaware " + why_not};
+  if (!routes_available(problem, &why_not)) return {false, "linkaware " + why_not};
   return {};
 }
 

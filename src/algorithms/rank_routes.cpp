@@ -80,10 +80,10 @@ RankRoutes routes_on_tree(const Topology& topology, int p) {
 
 }  // namespace
 
-std::optional<RankRoutes> rank_routes(const Problem& problem, std::string* why_not) {
+bool routes_available(const Problem& problem, std::string* why_not) {
   const auto fail = [why_not](std::string reason) {
     if (why_not) *why_not = std::move(reason);
-    return std::nullopt;
+    return false;
   };
   const int p = problem.size;
   if (problem.network != nullptr) {
@@ -96,7 +96,7 @@ std::optional<RankRoutes> rank_routes(const Problem& problem, std::string* why_n
         return fail("was given host " + std::to_string(host) + ", which the network does not have");
       }
     }
-    return routes_on_network(placement, p);
+    return true;
   }
   if (problem.topology == nullptr) {
     return fail("needs the routes between the ranks: a network (topocoll-plan --network PLATFORM.xml) or a topology");
@@ -105,7 +105,13 @@ std::optional<RankRoutes> rank_routes(const Problem& problem, std::string* why_n
     return fail("needs a topology describing all " + std::to_string(p) + " ranks; it describes " +
                 std::to_string(problem.topology->size()));
   }
-  return routes_on_tree(*problem.topology, p);
+  return true;
+}
+
+std::optional<RankRoutes> rank_routes(const Problem& problem, std::string* why_not) {
+  if (!routes_available(problem, why_not)) return std::nullopt;
+  if (problem.network != nullptr) return routes_on_network(*problem.network, problem.size);
+  return routes_on_tree(*problem.topology, problem.size);
 }
 
 }  // namespace topocoll

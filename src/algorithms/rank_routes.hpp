@@ -48,7 +48,10 @@ class RankRoutes {
 };
 
 // The routes of `problem`'s ranks: from problem.network when set, else from problem.topology as a
-// tree; nullopt (with `why_not`) when it has neither or they do not describe its ranks.
+// tree; nullopt (with `why_not`) when it has neither or they do not describe its ranks. O(p^2).
 std::optional<RankRoutes> rank_routes(const Problem& problem, std::string* why_not);
+// Whether rank_routes would give routes (and why not), without building them: O(p), what an
+// algorithm's supports() asks on every call.
+bool routes_available(const Problem& problem, std::string* why_not);
 
 }  // namespace topocoll

@@ -30,6 +30,7 @@
 #include "schedule/link_loads.hpp"
 #include "schedule/verifier.hpp"
 #include "topology/topology_file.hpp"
+#include "model_machines.hpp"
 
 namespace topocoll {
 namespace {
@@ -583,6 +584,37 @@ TEST(LinkCost, TheModelSeesSharedLinksAndAutoTheAlgorithmsThatAvoidThem) {
                                            [](const AlgorithmPrediction& p) { return p.algorithm == "linkaware"; });
   ASSERT_NE(seen_linkaware, seen.predictions.end());
   EXPECT_TRUE(seen_linkaware->predicted_us) << seen_linkaware->note;
+}
+
+}  // namespace
+}  // namespace topocoll
+
+namespace topocoll {
+namespace {
+
+// supports() asks routes_available on every call, O(p); it must say what building the routes
+// (O(p^2)) would: routes where they exist, the same reason where they do not.
+TEST(RankRoutes, AvailabilityAgreesWithTheRoutesBuilt) {
+  const Topology two = test_machines::two_clusters(3, 5);
+  const network::MlfmSpec spec = testbed();
+  const network::Network net = network::mlfm_network(spec);
+  const NetworkPlacement placed{&net, random_hosts(8, 3)};
+  const NetworkPlacement short_placement{&net, {0, 1}};
+  std::vector<Problem> problems;
+  problems.push_back(Problem{8, 8, &two, {}});      // a topology of all 8 ranks
+  problems.push_back(Problem{9, 8, &two, {}});      // of 8 of 9
+  problems.push_back(Problem{8, 8, nullptr, {}});   // neither
+  problems.push_back(Problem{8, 8, nullptr, {}});
+  problems.back().network = &placed;                // a network placement of all 8
+  problems.push_back(Problem{8, 8, nullptr, {}});
+  problems.back().network = &short_placement;       // of 2
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    std::string why_available, why_built;
+    const bool available = routes_available(problems[i], &why_available);
+    const bool built = rank_routes(problems[i], &why_built).has_value();
+    EXPECT_EQ(available, built) << "problem " << i;
+    EXPECT_EQ(why_available, why_built) << "problem " << i;
+  }
 }
 
 }  // namespace
