@@ -170,7 +170,7 @@ int print_platform_bounds(const std::string& platform, const std::vector<std::si
   for (const AlltoallBound& b : bounds) {
     if (b.by_role.size() > roles.size()) roles = b.by_role;
   }
-  const int np = job ? static_cast<int>(job->host_of_rank.size()) : network.host_count();
+  const int np = job ? static_cast<int>(job->host_of_rank.size()) : static_cast<int>(network.rank_hosts().size());
   std::cout << "platform,np,bytes,bound_us,limited_by,latency_us,worst_link";
   for (const auto& [role, seconds] : roles) std::cout << ',' << role << "_us";
   std::cout << '\n';

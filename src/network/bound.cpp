@@ -107,15 +107,42 @@ double AlltoallBound::role(const std::string& name) const {
 }
 
 AlltoallBound alltoall_lower_bound(const Network& network, std::size_t block_bytes) {
-  if (!network.one_rank_per_host()) {
-    throw std::invalid_argument("the bound of a total exchange is modelled for one rank per host only");
+  if (network.one_rank_per_host()) {
+    const int hosts = network.host_count();
+    return bound_of_blocks(network, [&](auto&& add) {
+      for (int a = 0; a < hosts; ++a)
+        for (int b = 0; b < hosts; ++b)
+          if (a != b) add(a, b, block_bytes);
+    });
   }
-  const int hosts = network.host_count();
-  return bound_of_blocks(network, [&](auto&& add) {
-    for (int a = 0; a < hosts; ++a)
-      for (int b = 0; b < hosts; ++b)
-        if (a != b) add(a, b, block_bytes);
+  if (!(network.loopback_bandwidth > 0.0)) {
+    throw std::invalid_argument("the bound of a total exchange with several ranks per host needs the hosts' loopback "
+                                "(--loopback-bw)");
+  }
+  // Every rank's blocks to the ranks of other hosts cross the routes between the hosts, so a
+  // host's link carries all its ranks' blocks: the cuts, as for one rank per host.
+  std::vector<int> host_of_rank;
+  for (const Cluster& c : network.clusters) {
+    for (int i = 0; i < c.hosts; ++i) host_of_rank.insert(host_of_rank.end(), static_cast<std::size_t>(c.ranks_per_host), c.first_host + i);
+  }
+  const std::size_t p = host_of_rank.size();
+  AlltoallBound bound = bound_of_blocks(network, [&](auto&& add) {
+    for (std::size_t i = 0; i < p; ++i)
+      for (std::size_t j = 0; j < p; ++j)
+        if (host_of_rank[i] != host_of_rank[j]) add(host_of_rank[i], host_of_rank[j], block_bytes);
   });
+  // The blocks between the ranks of one host cross its loopback, a FATPIPE link in SimGrid:
+  // no cut (every flow has the whole bandwidth), but each takes its latency and its bytes at
+  // its bandwidth.
+  const double loopback = network.loopback_latency + static_cast<double>(block_bytes) / network.loopback_bandwidth;
+  bound.by_role.emplace_back("loopback", loopback);
+  bound.latency = std::max(bound.latency, network.loopback_latency);
+  if (loopback > bound.seconds) {
+    bound.seconds = loopback;
+    bound.worst_link = "loopback";
+    bound.limited_by = loopback < 2 * network.loopback_latency ? "latency" : "loopback";
+  }
+  return bound;
 }
 
 AlltoallBound rooted_lower_bound(const Network& network, const std::vector<int>& host_of_rank, int root,

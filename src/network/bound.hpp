@@ -1,5 +1,5 @@
-// A lower bound on the time of one total exchange (MPI_Alltoall, blocks of B bytes, one rank per
-// host; MPI_Alltoallv, any sizes), or of a scatter or gather, on a network, whatever the
+// A lower bound on the time of one total exchange (MPI_Alltoall, blocks of B bytes; MPI_Alltoallv,
+// any sizes), or of a scatter or gather, on a network, whatever the
 // algorithm, from its cuts: every block i -> j crosses each link of the route from host i to
 // host j, so a link (each direction of a SPLITDUPLEX one) must carry
 // all of those blocks at its bandwidth, and none of a block's bytes arrive before its route's
@@ -34,6 +34,10 @@ struct AlltoallBound {
   double role(const std::string& name) const;  // 0 when absent
 };
 
+// With several ranks per host (Cluster::ranks_per_host), every rank's blocks to the ranks of
+// other hosts cross the host's link, and the blocks between the ranks of one host its loopback:
+// a FATPIPE in SimGrid, so no cut, but a term of its own (role "loopback": its latency plus a
+// block at its bandwidth); std::invalid_argument when the network has no loopback.
 AlltoallBound alltoall_lower_bound(const Network& network, std::size_t block_bytes);
 
 // The same bound for a scatter (`from_root`) or gather of `block_bytes` per rank, the root being

@@ -147,7 +147,19 @@ TEST(SwitchTree, UnevenLeavesWithSeveralRanksPerHost) {
   const std::string xml = platform_xml(spec, "t");
   EXPECT_NE(xml.find("loopback_bw=\"160Gbps\" loopback_lat=\"500ns\""), std::string::npos) << xml;
   EXPECT_NE(canonical_command(spec, "t").find("--hosts-per-leaf 2,3 --ranks-per-host 4,2"), std::string::npos);
-  EXPECT_THROW(alltoall_lower_bound(network, 8), std::invalid_argument);  // modelled per host
+  // The bound with several ranks per host: each host's link carries all its ranks' blocks to
+  // the other hosts' ranks (leaf0-0: 4 ranks x 10 ranks elsewhere, each way), and a block
+  // between two ranks of one host crosses its loopback alone (no cut: a FATPIPE).
+  const AlltoallBound several = alltoall_lower_bound(network, 1000000);
+  const double host_link = spec.node_bandwidth, inside_leaf = 2 * spec.node_latency + spec.switch_latency;
+  EXPECT_GE(several.role("node-link"), 4 * 10 * 1e6 / host_link);
+  EXPECT_NEAR(several.role("node-link"), inside_leaf + 4 * 10 * 1e6 / host_link, 1e-9) << "leaf0-0's link, 4 x 10 blocks";
+  EXPECT_NEAR(several.role("loopback"), spec.loopback_latency + 1e6 / spec.loopback_bandwidth, 1e-15);
+  EXPECT_GE(several.seconds, several.role("node-link"));
+  // Without a loopback it cannot say.
+  Network without = network;
+  without.loopback_bandwidth = 0.0;
+  EXPECT_THROW(alltoall_lower_bound(without, 8), std::invalid_argument);
   spec.ranks_per_host = {1, 2, 3};
   EXPECT_NE(check_spec(spec).value_or("").find("one value or one per leaf"), std::string::npos);
 }
