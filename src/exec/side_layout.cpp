@@ -43,8 +43,10 @@ MaybeFailure layout_side(const SideArguments& side, SideShape shape, int size, i
                                       : "the " + std::string(side_name) + " buffer";
     return Failure{MPI_ERR_COUNT, which + " would reach past the address space"};
   };
-  // Each block's start in bytes from the buffer argument (unstaged), or in the packed copy.
-  std::vector<MPI_Aint> start(static_cast<std::size_t>(size), 0);
+  // Each block's start in bytes from the buffer argument (unstaged), or in the packed copy, kept
+  // in layout.offset (as the two's complement of a negative start) until the base is known:
+  // no vector of its own per call.
+  layout.offset.reserve(static_cast<std::size_t>(size));
   MPI_Aint lowest = 0;
   for (int q = 0; q < size; ++q) {
     const UserBlock block = user_block(side, shape, root, q);
@@ -54,7 +56,7 @@ MaybeFailure layout_side(const SideArguments& side, SideShape shape, int size, i
       return failure;
     }
     const auto length = static_cast<MPI_Aint>(bytes);  // checked_bytes keeps it within MPI_Aint
-    auto& at = start[static_cast<std::size_t>(q)];
+    MPI_Aint at = 0;
     if (layout.staged) {
       at = static_cast<MPI_Aint>(layout.total);
       if (length > kLargest - at) return past_the_address_space(q);
@@ -66,24 +68,26 @@ MaybeFailure layout_side(const SideArguments& side, SideShape shape, int size, i
       if (at > 0 && length > kLargest - at) return past_the_address_space(q);
       if (bytes > 0) lowest = std::min(lowest, at);
     }
+    layout.offset.push_back(static_cast<std::size_t>(at));
     layout.bytes.push_back(bytes);
     layout.elements.push_back(block.elements);
     layout.displs.push_back(block.displ);
   }
   // The byte buffer of an unstaged side starts at its lowest block (or the buffer argument).
   layout.base = layout.staged ? 0 : lowest;
+  if (layout.staged) return std::nullopt;  // packed: one after another, as laid out
   for (int q = 0; q < size; ++q) {
     const auto b = static_cast<std::size_t>(q);
     const auto length = static_cast<MPI_Aint>(layout.bytes[b]);
-    if (layout.staged || length == 0) {
-      // Packed: one after another. Empty: never moved, so placed at the start.
-      layout.offset.push_back(length == 0 && !layout.staged ? 0 : static_cast<std::size_t>(start[b]));
+    std::size_t& offset = layout.offset[b];
+    if (length == 0) {  // never moved: placed at the start
+      offset = 0;
       continue;
     }
+    const auto start = static_cast<MPI_Aint>(offset);
     // start - base <= kLargest - length, without overflow (base <= 0 <= length).
-    if (start[b] > kLargest - length + layout.base) return past_the_address_space(q);
-    const auto offset = static_cast<std::size_t>(start[b] - layout.base);
-    layout.offset.push_back(offset);
+    if (start > kLargest - length + layout.base) return past_the_address_space(q);
+    offset = static_cast<std::size_t>(start - layout.base);
     layout.total = std::max(layout.total, offset + layout.bytes[b]);
   }
   return std::nullopt;

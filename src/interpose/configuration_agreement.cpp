@@ -53,10 +53,8 @@ void agree_on_configuration() {
   g_disagreed.store(true, std::memory_order_release);
 }
 
-bool configuration_agreed(std::string& why) {
-  if (!g_disagreed.load(std::memory_order_acquire)) return true;
-  why = g_why;
-  return false;
-}
+bool configuration_agreed() { return !g_disagreed.load(std::memory_order_acquire); }
+
+const std::string& configuration_disagreement() { return g_why; }
 
 }  // namespace topocoll::interpose

@@ -33,8 +33,9 @@ std::string disagreement_message(const std::vector<std::uint64_t>& fingerprints)
 // After a successful MPI_Init or MPI_Init_thread: the comparison over MPI_COMM_WORLD.
 void agree_on_configuration();
 
-// Whether calls may follow the configuration (true where no comparison was made); when not,
-// `why` says so.
-bool configuration_agreed(std::string& why);
+// Whether calls may follow the configuration (true where no comparison was made): one load
+// on every interposed call. When not, configuration_disagreement() says why.
+bool configuration_agreed();
+const std::string& configuration_disagreement();
 
 }  // namespace topocoll::interpose

@@ -133,8 +133,8 @@ struct Answerer {
 
   int answer() const {
     // Ranks that read different configurations all hand every call on (rank 0 said why at MPI_Init).
-    if (std::string why; !configuration_agreed(why)) {
-      say_mpi_answers(why);
+    if (!configuration_agreed()) {
+      say_mpi_answers(configuration_disagreement());
       return exec::call_native(call);
     }
     if (!config.valid()) return raise_error(call.comm, MPI_ERR_ARG, Note::configuration_error, config.error);
