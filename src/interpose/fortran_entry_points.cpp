@@ -16,8 +16,10 @@
 // counts and displacements are MPI_Fint, int in every Open MPI built for default Fortran
 // integers; the MPI code goes to `ierror`.
 //
-// MPICH's Fortran bindings call the C MPI_ entry points themselves, so there the C entry
-// points answer Fortran programs and this file is not built.
+// MPICH's Fortran bindings call the C MPI_ entry points of the collectives themselves, so there
+// the C entry points answer Fortran programs; but its MPI_INIT and MPI_INIT_THREAD (mpif.h,
+// `use mpi` and `use mpi_f08`) call PMPI_Init directly: the end of this file defines them for
+// MPICH, so that Fortran programs take part in the configuration agreement there too.
 #include <dlfcn.h>
 #include <mpi.h>
 
@@ -155,3 +157,50 @@ TOPOCOLL_FORTRAN_SPELLINGS(gatherv, GATHERV,
 }  // extern "C"
 
 #endif  // OPEN_MPI
+
+#if defined(MPICH) && !(defined(OPEN_MPI) && OPEN_MPI)
+
+// MPICH's Fortran initialisation: its own definition (the next one, libmpichfort.so's, found
+// by name), then the configuration agreement. The arguments are passed on untouched (ierror,
+// and for MPI_INIT_THREAD required and provided; the f08 forms' optional ierror may be null),
+// so one forwarder serves every spelling; the code comes back through ierror.
+namespace {
+
+template <typename... Arguments>
+void initialise_then_agree(const char* name, MPI_Fint* ierror, Arguments... arguments) {
+  using Next = void (*)(Arguments..., MPI_Fint*);
+  const auto next = reinterpret_cast<Next>(dlsym(RTLD_NEXT, name));
+  if (next == nullptr) {
+    if (ierror != nullptr) *ierror = MPI_ERR_INTERN;
+    return;
+  }
+  next(arguments..., ierror);
+  int initialized = 0;
+  if (PMPI_Initialized(&initialized) == MPI_SUCCESS && initialized) topocoll::interpose::agree_on_configuration();
+}
+
+}  // namespace
+
+extern "C" {
+
+#define TOPOCOLL_MPICH_INIT(symbol)                                                         \
+  void symbol(MPI_Fint* ierror) { initialise_then_agree(#symbol, ierror); }
+#define TOPOCOLL_MPICH_INIT_THREAD(symbol)                                                  \
+  void symbol(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierror) {                 \
+    initialise_then_agree(#symbol, ierror, required, provided);                             \
+  }
+
+TOPOCOLL_MPICH_INIT(mpi_init_)
+TOPOCOLL_MPICH_INIT(mpi_init__)
+TOPOCOLL_MPICH_INIT(mpi_init)
+TOPOCOLL_MPICH_INIT(MPI_INIT)
+TOPOCOLL_MPICH_INIT(mpi_init_f08_)
+TOPOCOLL_MPICH_INIT_THREAD(mpi_init_thread_)
+TOPOCOLL_MPICH_INIT_THREAD(mpi_init_thread__)
+TOPOCOLL_MPICH_INIT_THREAD(mpi_init_thread)
+TOPOCOLL_MPICH_INIT_THREAD(MPI_INIT_THREAD)
+TOPOCOLL_MPICH_INIT_THREAD(mpi_init_thread_f08_)
+
+}  // extern "C"
+
+#endif  // MPICH
