@@ -1,6 +1,8 @@
 #include "exec/algorithm_setup.hpp"
 
 #include <cstdlib>
+#include <string>
+#include <string_view>
 
 namespace topocoll::exec {
 
@@ -17,16 +19,13 @@ EnvironmentDefaults EnvironmentDefaults::read() {
   return {variable("TOPOCOLL_TOPOLOGY"), variable("TOPOCOLL_CALIBRATION"), variable("TOPOCOLL_NETWORK")};
 }
 
-std::string topology_spec_of(const CollectiveOptions& options, const EnvironmentDefaults& defaults) {
-  return options.topology.empty() ? std::string(defaults.topology) : options.topology;
-}
-
-std::string calibration_path_of(const CollectiveOptions& options, const EnvironmentDefaults& defaults) {
-  return options.calibration.empty() ? std::string(defaults.calibration) : options.calibration;
-}
-
-std::string network_path_of(const CollectiveOptions& options, const EnvironmentDefaults& defaults) {
-  return options.network.empty() ? std::string(defaults.network) : options.network;
+void take_machine_files(const CollectiveOptions& options, const EnvironmentDefaults& defaults, CheckedCall& call) {
+  const auto or_default = [](const std::string& given, std::string_view fallback) {
+    return given.empty() ? std::string(fallback) : given;
+  };
+  call.topology_spec = or_default(options.topology, defaults.topology);
+  call.calibration_path = or_default(options.calibration, defaults.calibration);
+  call.network_path = or_default(options.network, defaults.network);
 }
 
 MaybeFailure attach_topology(CommState& state, CheckedCall& call) {

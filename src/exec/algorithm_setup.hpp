@@ -13,12 +13,9 @@
 
 namespace topocoll::exec {
 
-// options.topology, or the default when that is empty.
-std::string topology_spec_of(const CollectiveOptions& options, const EnvironmentDefaults& defaults);
-// options.calibration, or the default when that is empty.
-std::string calibration_path_of(const CollectiveOptions& options, const EnvironmentDefaults& defaults);
-// options.network, or the default when that is empty.
-std::string network_path_of(const CollectiveOptions& options, const EnvironmentDefaults& defaults);
+// call.topology_spec, calibration_path and network_path: options.topology, .calibration and
+// .network, each the default where it is empty.
+void take_machine_files(const CollectiveOptions& options, const EnvironmentDefaults& defaults, CheckedCall& call);
 
 // For a topology-aware algorithm: discovers (or finds cached) the communicator's topology,
 // sets call.problem.topology (and, for an algorithm that reads routes when call.network_path

@@ -217,9 +217,7 @@ std::size_t block_bytes_despite_failure(const CallArguments& a, int rank) {
   if (is_variable(a.operation)) return 0;
   CheckedCall c;
   c.rank = rank;
-  if (is_rooted(a.operation)) {
-    c.in_place = rank == a.root && (flows_from_root(a.operation) ? a.recv.buffer : a.send.buffer) == MPI_IN_PLACE;
-  }
+  (void)check_in_place(a, rank, c);  // sets in_place where MPI allows it; the sides skip MPI_IN_PLACE anyway
   const std::pair<const SideArguments*, SideShape> sides[] = {{&a.recv, recv_shape(a, c)}, {&a.send, send_shape(a, c)}};
   for (const auto& [side, shape] : sides) {
     if (shape == SideShape::unused || side->buffer == MPI_IN_PLACE || side->count <= 0) continue;

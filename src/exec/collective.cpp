@@ -157,9 +157,7 @@ void take_part_despite_failure(const CallArguments& failed, const CollectiveOpti
   blocks.attach(call);
   if (call.native || (!call.auto_select && !call.algorithm->needs_topology && check_applies(call))) return;
   call.settings.hollow = true;
-  call.topology_spec = topology_spec_of(options, defaults);
-  call.calibration_path = calibration_path_of(options, defaults);
-  call.network_path = network_path_of(options, defaults);
+  take_machine_files(options, defaults, call);
   (void)run_schedule(stand_in.arguments, call, blocks);
   (void)summary_between_calls(failed.comm, call);
 }
@@ -219,9 +217,7 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
     return report_failure(arguments.comm, *failure);
   }
   if (call.native) return run_native(arguments, options);
-  call.topology_spec = topology_spec_of(options, defaults);
-  call.calibration_path = calibration_path_of(options, defaults);
-  call.network_path = network_path_of(options, defaults);
+  take_machine_files(options, defaults, call);
   MaybeFailure run_failure = run_schedule(arguments, call, blocks);
   MaybeFailure summary_failure = summary_between_calls(arguments.comm, call);
   if (!run_failure) run_failure = std::move(summary_failure);

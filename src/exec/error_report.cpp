@@ -10,6 +10,10 @@ namespace topocoll::exec {
 
 namespace {
 
+void print(const Failure& failure) { std::fprintf(stderr, "topocoll: %s\n", failure.message.c_str()); }
+
+}  // namespace
+
 bool handler_returns(MPI_Comm comm) {
   MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
   if (MPI_Comm_get_errhandler(comm, &handler) != MPI_SUCCESS) return false;
@@ -17,10 +21,6 @@ bool handler_returns(MPI_Comm comm) {
   MPI_Errhandler_free(&handler);
   return returns;
 }
-
-void print(const Failure& failure) { std::fprintf(stderr, "topocoll: %s\n", failure.message.c_str()); }
-
-}  // namespace
 
 void record_failure(const Failure& failure) {
   if (!mpi_is_active()) return;

@@ -16,6 +16,10 @@ int report_failure(MPI_Comm comm, const Failure& failure);
 // Records the message only; for errors MPI itself already raised on the user's communicator.
 void record_failure(const Failure& failure);
 
+// Whether `comm`'s error handler is MPI_ERRORS_RETURN (the program takes codes, and nothing is
+// printed for it).
+bool handler_returns(MPI_Comm comm);
+
 // This thread's last error message, "" when none or when MPI is not running.
 const char* last_error_message();
 

@@ -27,6 +27,25 @@
 #include "interpose/configuration_agreement.hpp"
 #include "interpose/interposed_call.hpp"
 
+// MPI_INIT and MPI_INIT_THREAD, Open MPI's and MPICH's alike: the MPI library's own definition
+// of `next_name` (the next one, found by name), then, where it succeeded, the ranks compare
+// their configuration (configuration_agreement.hpp). The arguments before ierror (MPI_INIT_THREAD's
+// required and provided) are passed on untouched; the code comes back through ierror, which
+// the f08 forms' callers may leave out (null).
+namespace {
+
+template <typename... Arguments>
+void initialise_then_agree(const char* next_name, MPI_Fint* ierror, Arguments... arguments) {
+  using Next = void (*)(Arguments..., MPI_Fint*);
+  const auto next = reinterpret_cast<Next>(dlsym(RTLD_NEXT, next_name));
+  MPI_Fint rc = MPI_ERR_INTERN;
+  if (next != nullptr) next(arguments..., &rc);
+  if (rc == MPI_SUCCESS) topocoll::interpose::agree_on_configuration();
+  if (ierror != nullptr) *ierror = rc;
+}
+
+}  // namespace
+
 #if defined(OPEN_MPI) && OPEN_MPI
 
 static_assert(sizeof(MPI_Fint) == sizeof(int),
@@ -75,25 +94,12 @@ void answer(const CallArguments& call, const char* entry_point, MPI_Fint* ierror
 
 extern "C" {
 
-// MPI_INIT and MPI_INIT_THREAD: Open MPI's own (the next definition, libmpi_mpifh.so's), then
-// the ranks compare their configuration (configuration_agreement.hpp).
-void ompi_init_f(MPI_Fint* ierror) {
-  using Init = void (*)(MPI_Fint*);
-  static const auto next = reinterpret_cast<Init>(dlsym(RTLD_NEXT, "ompi_init_f"));
-  MPI_Fint rc = MPI_ERR_INTERN;
-  if (next != nullptr) next(&rc);
-  if (rc == MPI_SUCCESS) topocoll::interpose::agree_on_configuration();
-  if (ierror != nullptr) *ierror = rc;
-}
+// MPI_INIT and MPI_INIT_THREAD: libmpi_mpifh.so's ompi_init_f and ompi_init_thread_f first.
+void ompi_init_f(MPI_Fint* ierror) { initialise_then_agree("ompi_init_f", ierror); }
 TOPOCOLL_FORTRAN_SPELLINGS(init, INIT, (MPI_Fint*))
 
 void ompi_init_thread_f(MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierror) {
-  using InitThread = void (*)(MPI_Fint*, MPI_Fint*, MPI_Fint*);
-  static const auto next = reinterpret_cast<InitThread>(dlsym(RTLD_NEXT, "ompi_init_thread_f"));
-  MPI_Fint rc = MPI_ERR_INTERN;
-  if (next != nullptr) next(required, provided, &rc);
-  if (rc == MPI_SUCCESS) topocoll::interpose::agree_on_configuration();
-  if (ierror != nullptr) *ierror = rc;
+  initialise_then_agree("ompi_init_thread_f", ierror, required, provided);
 }
 TOPOCOLL_FORTRAN_SPELLINGS(init_thread, INIT_THREAD, (MPI_Fint*, MPI_Fint*, MPI_Fint*))
 
@@ -160,27 +166,7 @@ TOPOCOLL_FORTRAN_SPELLINGS(gatherv, GATHERV,
 
 #if defined(MPICH) && !(defined(OPEN_MPI) && OPEN_MPI)
 
-// MPICH's Fortran initialisation: its own definition (the next one, libmpichfort.so's, found
-// by name), then the configuration agreement. The arguments are passed on untouched (ierror,
-// and for MPI_INIT_THREAD required and provided; the f08 forms' optional ierror may be null),
-// so one forwarder serves every spelling; the code comes back through ierror.
-namespace {
-
-template <typename... Arguments>
-void initialise_then_agree(const char* name, MPI_Fint* ierror, Arguments... arguments) {
-  using Next = void (*)(Arguments..., MPI_Fint*);
-  const auto next = reinterpret_cast<Next>(dlsym(RTLD_NEXT, name));
-  if (next == nullptr) {
-    if (ierror != nullptr) *ierror = MPI_ERR_INTERN;
-    return;
-  }
-  next(arguments..., ierror);
-  int initialized = 0;
-  if (PMPI_Initialized(&initialized) == MPI_SUCCESS && initialized) topocoll::interpose::agree_on_configuration();
-}
-
-}  // namespace
-
+// MPICH's Fortran initialisation (libmpichfort.so's, by each spelling's own name) first.
 extern "C" {
 
 #define TOPOCOLL_MPICH_INIT(symbol)                                                         \

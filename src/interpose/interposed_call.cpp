@@ -9,6 +9,7 @@
 #include <string>
 
 #include "exec/collective.hpp"
+#include "exec/error_report.hpp"
 #include "exec/native_call.hpp"
 #include "interpose/call_route.hpp"
 #include "interpose/communicator_notes.hpp"
@@ -28,14 +29,6 @@ int raise_error(MPI_Comm comm, int code, Note note, const std::string& message) 
   say_once(target, note, Speakers::every_rank, message);
   PMPI_Comm_call_errhandler(target, code);
   return code;
-}
-
-bool handler_returns(MPI_Comm comm) {
-  MPI_Errhandler handler = MPI_ERRHANDLER_NULL;
-  if (PMPI_Comm_get_errhandler(comm, &handler) != MPI_SUCCESS) return false;
-  const bool returns = handler == MPI_ERRORS_RETURN;
-  PMPI_Errhandler_free(&handler);
-  return returns;
 }
 
 CallShape describe_call(const exec::CallArguments& call) {
@@ -121,7 +114,7 @@ struct Answerer {
     if (names_the_environment(message)) {
       say_once(call.comm, Note::configuration_error, Speakers::every_rank,
                message + " (from TOPOCOLL_TOPOLOGY, TOPOCOLL_NETWORK or TOPOCOLL_CALIBRATION)");
-    } else if (config.verbose && handler_returns(call.comm)) {
+    } else if (config.verbose && exec::handler_returns(call.comm)) {
       // The program gets MPI's error class, as from the MPI library's own call; the message
       // that names the problem only TOPOCOLL_VERBOSE shows it (the executor printed it under
       // any other handler).

@@ -49,15 +49,10 @@ contains
     integer, intent(in) :: ierr, blocks(:), rank, nranks, n
     character(len=*), intent(in) :: what
     integer, intent(inout) :: failures
-    integer :: peer, k
-    logical :: ok
-    ok = ierr == 0
-    do peer = 0, nranks - 1
-      do k = 0, n - 1
-        ok = ok .and. blocks(peer * n + k + 1) == value_of(peer, rank, k)
-      end do
-    end do
-    call report(ok, what, failures)
+    integer :: counts(nranks), displs(nranks), peer
+    counts = n
+    displs = [(peer * n, peer = 0, nranks - 1)]
+    call expect_v(ierr, blocks, counts, displs, rank, nranks, what, failures)
   end subroutine
 
   ! The first n elements hold what the root sent to `rank`.
