@@ -133,9 +133,10 @@ Validity validate_call(const ExchangePoint& point, MessageBuffer& reference, con
   fill_send_pattern(point.send.first(point.send_total), rank, point.send_counts);
   bool late = false;  // correctness does not depend on it; the start only keeps SMPI fast
   start_call(point.comm, sync, late);
-  const int code = exec::call_native(call_of(point, reference.data()));
+  const exec::CallArguments reference_call = call_of(point, reference.data());
+  const int code = exec::call_native(reference_call);
   if (code != MPI_SUCCESS) {
-    abort_on_failure(("the reference " + std::string(exec::native_call_name(point.operation))).c_str(), code, point);
+    abort_on_failure(("the reference " + std::string(exec::native_call_name(reference_call))).c_str(), code, point);
   }
   fill_complement(point.recv.first(received), reference.first(received));
   start_call(point.comm, sync, late);

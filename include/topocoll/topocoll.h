@@ -24,6 +24,13 @@ int topocoll_alltoallv(const void* sendbuf, const int sendcounts[], const int sd
                        void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                        MPI_Comm comm, const char* algorithm);
 
+/* MPI_Alltoallw with a chosen algorithm: one of topocoll_alltoallv's (an alltoallw is scheduled
+ * as an alltoallv; each block's datatype, packed where it is not plain bytes). NULL means the
+ * default ("pairwise"). */
+int topocoll_alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                       void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                       MPI_Comm comm, const char* algorithm);
+
 /* MPI_Scatter, MPI_Gather, MPI_Scatterv and MPI_Gatherv with a chosen algorithm: "linear" (the
  * root talks to every rank) or "native". NULL means the default ("linear"). MPI_IN_PLACE at the
  * root only, as MPI allows. */

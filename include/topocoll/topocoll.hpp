@@ -100,6 +100,14 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], 
               void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
               const CollectiveOptions& options = {});
 
+// MPI_Alltoallw semantics: every block has its own datatype and its displacement counts bytes
+// (MPI_IN_PLACE accepted as sendbuf; then the send arrays are not read). Its schedule is an
+// alltoallv's: it takes alltoallv's algorithms and options, and a block of each datatype is
+// packed where it is not plain bytes. A zero count's datatype is never read.
+int alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+              void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+              MPI_Comm comm, const CollectiveOptions& options = {});
+
 // MPI_Scatter, MPI_Gather, MPI_Scatterv and MPI_Gatherv semantics: MPI_IN_PLACE is accepted at
 // the root only (scatter: as its receive buffer, its own block stays where it is; gather: as
 // its send buffer, its contribution is already in place). Arguments only the root reads are

@@ -46,6 +46,15 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], 
   return exec::run_collective(call, options);
 }
 
+int alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+              void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+              MPI_Comm comm, const CollectiveOptions& options) {
+  CallArguments call{Operation::alltoallv, SideArguments{sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes},
+                     SideArguments{recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes}, 0, comm};
+  call.per_peer_types = true;
+  return exec::run_collective(call, options);
+}
+
 int scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const CollectiveOptions& options) {
   const CallArguments call{Operation::scatterv, SideArguments{sendbuf, 0, sendcounts, displs, sendtype},

@@ -38,6 +38,16 @@ extern "C" int topocoll_alltoallv(const void* sendbuf, const int sendcounts[], c
   });
 }
 
+extern "C" int topocoll_alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                  const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                  const char* algorithm) {
+  return with_algorithm(algorithm, comm, "alltoallw", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+                               options);
+  });
+}
+
 extern "C" int topocoll_scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const char* algorithm) {
   return with_algorithm(algorithm, comm, "scatter", [&](const topocoll::CollectiveOptions& options) {

@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "algorithms/problem.hpp"
 #include "algorithms/registry.hpp"
@@ -25,8 +27,9 @@ struct SideArguments {
   const void* buffer = nullptr;
   int count = 0;
   const int* counts = nullptr;  // v forms: elements per peer
-  const int* displs = nullptr;  // v forms: displacement per peer, in extents of `type`
+  const int* displs = nullptr;  // v forms: displacement per peer, in extents of `type` (alltoallw: bytes)
   MPI_Datatype type = MPI_DATATYPE_NULL;
+  const MPI_Datatype* types = nullptr;  // alltoallw: a datatype per peer, in place of `type`
 };
 
 struct CallArguments {
@@ -35,7 +38,15 @@ struct CallArguments {
   SideArguments recv;
   int root = 0;  // scatter, gather and their v forms
   MPI_Comm comm = MPI_COMM_NULL;
+  // MPI_Alltoallw: Operation::alltoallv (its schedule is an alltoallv's, bytes per pair) whose
+  // blocks each have their own datatype (the sides' `types`), at displacements in bytes.
+  bool per_peer_types = false;
 };
+
+// "alltoallw" for MPI_Alltoallw's arguments, else the operation's name (messages, verbose lines).
+inline std::string_view operation_name(const CallArguments& call) {
+  return call.per_peer_types ? std::string_view("alltoallw") : to_string(call.operation);
+}
 
 // How many blocks of one side this rank holds: one per peer (alltoall, the root's side of
 // scatter and gather), one (to or from the root), or none (the root's arguments on the others).
@@ -56,6 +67,7 @@ struct CheckedCall {
   bool can_take_part = false;
   bool in_place = false;  // MPI_IN_PLACE where the operation allows it
   DatatypeLayout send_type, recv_type;  // unset for a side the call does not use
+  std::vector<DatatypeLayout> send_types, recv_types;  // alltoallw: one per peer, in place of the above
   SideLayout send, recv;  // the byte buffers' blocks, one entry per peer
   // Uniform operations: bytes of every block (the same on every rank, by MPI's rules).
   std::size_t block_bytes = 0;

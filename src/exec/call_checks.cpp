@@ -12,6 +12,7 @@
 
 #include "exec/copy_cost.hpp"
 #include "exec/side_layout.hpp"
+#include "exec/side_types.hpp"
 
 namespace topocoll::exec {
 
@@ -109,21 +110,58 @@ MaybeFailure check_counts(const SideArguments& side, SideShape shape, int size, 
   return std::nullopt;
 }
 
-// The v forms' arrays, on the ranks that read them.
-MaybeFailure check_arrays(const SideArguments& side, SideShape shape, bool variable, const char* name) {
+// The v forms' arrays (and alltoallw's datatypes), on the ranks that read them.
+MaybeFailure check_arrays(const SideArguments& side, SideShape shape, bool variable, bool per_peer_types,
+                          const char* name) {
   if (shape != SideShape::every_peer || !variable) return std::nullopt;
-  if (side.counts == nullptr || side.displs == nullptr) {
-    return Failure{MPI_ERR_ARG, std::string("the ") + name + " counts or displacements array is null"};
+  if (side.counts == nullptr || side.displs == nullptr || (per_peer_types && side.types == nullptr)) {
+    const char* arrays = per_peer_types ? " counts, displacements or datatypes" : " counts or displacements";
+    return Failure{MPI_ERR_ARG, std::string("the ") + name + arrays + " array is null"};
   }
   return std::nullopt;
 }
 
+// alltoallw: each block's datatype, checked as the one datatype of the other forms is. A block
+// of no elements reads none (MPI_DATATYPE_NULL is common there): it stands as plain bytes.
+MaybeFailure describe_per_peer_types(const SideArguments& side, int size, const char* role,
+                                     std::vector<DatatypeLayout>& layouts) {
+  layouts.assign(static_cast<std::size_t>(size), DatatypeLayout{});
+  for (int q = 0; q < size; ++q) {
+    DatatypeLayout& layout = layouts[static_cast<std::size_t>(q)];
+    if (side.counts[q] == 0) {
+      layout.plain_bytes = true;
+      continue;
+    }
+    // Programs repeat one datatype for many peers: each is inspected once where it repeats.
+    if (q > 0 && side.counts[q - 1] > 0 && side.types[q] == side.types[q - 1]) {
+      layout = layouts[static_cast<std::size_t>(q) - 1];
+      continue;
+    }
+    const std::string name = std::string(role) + " " + std::to_string(q);
+    if (auto failure = describe_datatype(side.types[q], name.c_str(), layout)) return failure;
+  }
+  return std::nullopt;
+}
+
+// The datatype of a side the call uses: one, or (alltoallw) one per peer.
+MaybeFailure describe_side_types(const CallArguments& a, const SideArguments& side, SideShape shape, int size,
+                                 const char* role, DatatypeLayout& one, std::vector<DatatypeLayout>& per_peer) {
+  if (shape == SideShape::unused) return std::nullopt;
+  if (a.per_peer_types) return describe_per_peer_types(side, size, role, per_peer);
+  return describe_datatype(side.type, role, one);
+}
+
 // A null buffer is an error unless the datatype places its data at absolute addresses
 // (a buffer of MPI_BOTTOM, which is null in Open MPI and MPICH).
-MaybeFailure check_buffer(const void* buffer, const SideLayout& layout, const DatatypeLayout& type, const char* role) {
-  const std::size_t most = layout.elements.empty() ? 0 : *std::max_element(layout.elements.begin(),
-                                                                            layout.elements.end());
-  if (buffer == nullptr && most > 0 && type.size > 0 && type.true_lb == 0) {
+MaybeFailure check_buffer(const void* buffer, const SideLayout& layout, const SideTypes& types, const char* role) {
+  if (buffer != nullptr) return std::nullopt;
+  std::size_t most = 0;  // the largest count of a block with data relative to the buffer
+  for (std::size_t q = 0; q < layout.elements.size(); ++q) {
+    if (layout.elements[q] == 0) continue;
+    const DatatypeLayout& type = types.layout_of(static_cast<int>(q));
+    if (type.size > 0 && type.true_lb == 0) most = std::max(most, layout.elements[q]);
+  }
+  if (most > 0) {
     return Failure{MPI_ERR_BUFFER, std::string("the ") + role + " is null but its count is " + std::to_string(most)};
   }
   return std::nullopt;
@@ -159,9 +197,12 @@ MaybeFailure check_no_overlap(const SideLayout& recv) {
 }
 
 // The v forms let the user place receive blocks anywhere: two must never write one byte.
-MaybeFailure check_receive_blocks_apart(const CheckedCall& c) {
+// (Packed blocks of alltoallw's different datatypes have no common slots to compare: MPI's
+// rule against overlapping receives is left to the program there.)
+MaybeFailure check_receive_blocks_apart(const CheckedCall& c, bool per_peer_types) {
   if (!is_variable(c.operation)) return std::nullopt;
   if (!c.recv.staged) return check_no_overlap(c.recv);
+  if (per_peer_types) return std::nullopt;
   const DatatypeLayout& t = c.recv_type;
   if (t.size > 0 && t.true_lb >= 0 && t.true_lb + t.true_extent <= t.extent) {
     return check_no_overlap(element_slots(c.recv));
@@ -260,33 +301,39 @@ MaybeFailure check_call(const CallArguments& a, const CollectiveOptions& options
   const bool send_mirrors_recv = checked.in_place && !is_rooted(op);
   const SideShape send = send_mirrors_recv ? SideShape::unused : send_shape(a, checked);
   const bool variable = is_variable(op);
-  if (auto failure = check_arrays(a.recv, recv, variable, "receive")) return failure;
-  if (auto failure = check_arrays(a.send, send, variable, "send")) return failure;
+  const bool w = a.per_peer_types;
+  if (auto failure = check_arrays(a.recv, recv, variable, w, "receive")) return failure;
+  if (auto failure = check_arrays(a.send, send, variable, w, "send")) return failure;
   if (auto failure = check_counts(a.recv, recv, size, "receive")) return failure;
   if (auto failure = check_counts(a.send, send, size, "send")) return failure;
-  if (recv != SideShape::unused) {
-    if (auto failure = describe_datatype(a.recv.type, "receive type", checked.recv_type)) return failure;
+  if (auto failure = describe_side_types(a, a.recv, recv, size, "receive type", checked.recv_type, checked.recv_types)) {
+    return failure;
   }
-  if (send != SideShape::unused) {
-    if (auto failure = describe_datatype(a.send.type, "send type", checked.send_type)) return failure;
+  if (auto failure = describe_side_types(a, a.send, send, size, "send type", checked.send_type, checked.send_types)) {
+    return failure;
   }
 
-  if (auto failure = layout_side(a.recv, recv, size, a.root, checked.recv_type, false, "receive", checked.recv)) {
+  const SideTypes recv_types = side_types(a.recv, w, checked.recv_type, checked.recv_types);
+  if (auto failure = layout_side(a.recv, recv, size, a.root, recv_types, false, "receive", checked.recv)) {
     return failure;
   }
   if (send_mirrors_recv) {
     checked.send_type = checked.recv_type;
-    if (auto failure = layout_side(a.recv, recv, size, a.root, checked.recv_type, true, "receive", checked.send)) {
+    checked.send_types = checked.recv_types;
+    if (auto failure = layout_side(a.recv, recv, size, a.root, recv_types, true, "receive", checked.send)) {
       return failure;
     }
-  } else if (auto failure = layout_side(a.send, send, size, a.root, checked.send_type, false, "send", checked.send)) {
+  } else if (auto failure = layout_side(a.send, send, size, a.root,
+                                        side_types(a.send, w, checked.send_type, checked.send_types), false, "send",
+                                        checked.send)) {
     return failure;
   }
   if (recv != SideShape::unused) {
-    if (auto failure = check_buffer(a.recv.buffer, checked.recv, checked.recv_type, "receive buffer")) return failure;
+    if (auto failure = check_buffer(a.recv.buffer, checked.recv, recv_types, "receive buffer")) return failure;
   }
   if (send != SideShape::unused) {
-    if (auto failure = check_buffer(a.send.buffer, checked.send, checked.send_type, "send buffer")) return failure;
+    const SideTypes send_types = side_types(a.send, w, checked.send_type, checked.send_types);
+    if (auto failure = check_buffer(a.send.buffer, checked.send, send_types, "send buffer")) return failure;
     if (recv != SideShape::unused && a.send.buffer == a.recv.buffer && a.send.buffer != nullptr &&
         checked.recv.total > 0) {
       return Failure{MPI_ERR_BUFFER, "the send and receive buffers are the same; pass MPI_IN_PLACE as the " +
@@ -294,7 +341,7 @@ MaybeFailure check_call(const CallArguments& a, const CollectiveOptions& options
                                          " buffer"};
     }
   }
-  if (auto failure = check_receive_blocks_apart(checked)) return failure;
+  if (auto failure = check_receive_blocks_apart(checked, w)) return failure;
   const bool sends = send != SideShape::unused || send_mirrors_recv;
   if (auto failure = check_self_block(checked, sends && recv != SideShape::unused)) return failure;
   if (checked.in_place && is_rooted(op)) leave_roots_block_in_place(checked);

@@ -166,8 +166,7 @@ void take_part_despite_failure(const CallArguments& failed, const CollectiveOpti
 int run_native(const CallArguments& arguments, const CollectiveOptions& options) {
   const int rc = call_native(arguments);
   if (rc != MPI_SUCCESS) {
-    const std::string what = std::string(to_string(arguments.operation)) + " (native): " +
-                             native_call_name(arguments.operation);
+    const std::string what = std::string(operation_name(arguments)) + " (native): " + native_call_name(arguments);
     record_failure(mpi_call_failure(what.c_str(), rc));
   }
   if (rc == MPI_SUCCESS && options.chosen_algorithm != nullptr) *options.chosen_algorithm = "native";
@@ -195,7 +194,7 @@ bool hand_on_as_before(const CallArguments& arguments, const CollectiveOptions& 
 
 int run_checked(const CallArguments& arguments, const CollectiveOptions& options,
                 const EnvironmentDefaults& defaults) {
-  const std::string op(to_string(arguments.operation));
+  const std::string op(operation_name(arguments));
   if (!mpi_is_active()) {
     return report_failure(arguments.comm, Failure{MPI_ERR_OTHER, op + ": called before MPI_Init or after MPI_Finalize"});
   }
@@ -245,7 +244,7 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
 
 int run_collective(const CallArguments& arguments, const CollectiveOptions& options,
                    const EnvironmentDefaults* defaults) {
-  const std::string op(to_string(arguments.operation));
+  const std::string op(operation_name(arguments));
   try {
     return run_checked(arguments, options, defaults != nullptr ? *defaults : EnvironmentDefaults::read());
   } catch (const std::bad_alloc&) {

@@ -6,9 +6,10 @@
 
 namespace topocoll::exec {
 
-// MPI_Alltoall, MPI_Alltoallv, MPI_Scatter, MPI_Gather, MPI_Scatterv or MPI_Gatherv; its code.
+// MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw, MPI_Scatter, MPI_Gather, MPI_Scatterv or
+// MPI_Gatherv; its code.
 int call_native(const CallArguments& arguments);
 // "MPI_Alltoall" ...
-const char* native_call_name(Operation operation);
+const char* native_call_name(const CallArguments& call);
 
 }  // namespace topocoll::exec

@@ -29,15 +29,14 @@ UserBlock user_block(const SideArguments& side, SideShape shape, int root, int q
 
 }  // namespace
 
-MaybeFailure layout_side(const SideArguments& side, SideShape shape, int size, int root, const DatatypeLayout& type,
+MaybeFailure layout_side(const SideArguments& side, SideShape shape, int size, int root, const SideTypes& types,
                          bool force_staged, const char* side_name, SideLayout& layout) {
   layout = SideLayout{};
-  layout.staged = shape != SideShape::unused && (force_staged || !type.plain_bytes);
+  layout.staged = shape != SideShape::unused && (force_staged || !types.plain_bytes());
   // A per-peer count is named with its index ("receive count 3"); one count for all is not.
   const bool indexed = shape == SideShape::every_peer && side.counts != nullptr;
   const std::string count_name = std::string(side_name) + " count", one_count = "the " + count_name;
   constexpr auto kLargest = std::numeric_limits<MPI_Aint>::max();
-  const auto extent = std::max<MPI_Aint>(type.extent, 0);
   const auto past_the_address_space = [&](int q) {
     const std::string which = indexed ? "the blocks of " + count_name + "s 0 to " + std::to_string(q)
                                       : "the " + std::string(side_name) + " buffer";
@@ -50,8 +49,10 @@ MaybeFailure layout_side(const SideArguments& side, SideShape shape, int size, i
   MPI_Aint lowest = 0;
   for (int q = 0; q < size; ++q) {
     const UserBlock block = user_block(side, shape, root, q);
+    // (A block of no elements reads no type: the side's may be unset where it is not used.)
+    const std::size_t type_size = block.elements == 0 ? 0 : types.layout_of(q).size;
     std::size_t bytes = 0;
-    if (auto failure = checked_bytes(block.elements, type.size, indexed ? count_name.c_str() : one_count.c_str(), bytes,
+    if (auto failure = checked_bytes(block.elements, type_size, indexed ? count_name.c_str() : one_count.c_str(), bytes,
                                      indexed ? q : -1)) {
       return failure;
     }
@@ -62,9 +63,10 @@ MaybeFailure layout_side(const SideArguments& side, SideShape shape, int size, i
       if (length > kLargest - at) return past_the_address_space(q);
       layout.total += bytes;
     } else {
+      const MPI_Aint unit = block.elements == 0 ? 0 : std::max<MPI_Aint>(types.displacement_unit(q), 0);
       const MPI_Aint magnitude = block.displ < 0 ? -static_cast<MPI_Aint>(block.displ) : block.displ;
-      if (extent > 0 && magnitude > kLargest / extent) return past_the_address_space(q);
-      at = block.displ * extent;
+      if (unit > 0 && magnitude > kLargest / unit) return past_the_address_space(q);
+      at = block.displ * unit;
       if (at > 0 && length > kLargest - at) return past_the_address_space(q);
       if (bytes > 0) lowest = std::min(lowest, at);
     }

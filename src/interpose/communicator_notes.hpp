@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include <iterator>
 #include <string>
 
 #include "schedule/operation.hpp"
@@ -15,12 +16,14 @@ namespace topocoll::interpose {
 enum class Note : unsigned {
   configuration_error = 1u << 0,
   internal_error = 1u << 1,
-  // Then two bits per operation: answered by topocoll, answered by the MPI library (answer_note).
+  // Then two bits per operation, and two for MPI_Alltoallw after them: answered by topocoll,
+  // answered by the MPI library (answer_note).
 };
 
-// The note that says who answered `operation`.
-constexpr Note answer_note(Operation operation, bool by_topocoll) {
-  return static_cast<Note>(1u << (2 + 2 * static_cast<unsigned>(operation) + (by_topocoll ? 0u : 1u)));
+// The note that says who answered `operation` (`per_peer_types`: MPI_Alltoallw).
+constexpr Note answer_note(Operation operation, bool per_peer_types, bool by_topocoll) {
+  const unsigned index = per_peer_types ? static_cast<unsigned>(std::size(kOperations)) : static_cast<unsigned>(operation);
+  return static_cast<Note>(1u << (2 + 2 * index + (by_topocoll ? 0u : 1u)));
 }
 
 enum class Speakers { rank_zero, every_rank };

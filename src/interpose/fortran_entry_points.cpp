@@ -23,6 +23,8 @@
 #include <dlfcn.h>
 #include <mpi.h>
 
+#include <vector>
+
 #include "exec/call.hpp"
 #include "interpose/configuration_agreement.hpp"
 #include "interpose/interposed_call.hpp"
@@ -77,6 +79,18 @@ SideArguments side(const char* buffer, const MPI_Fint* counts, const MPI_Fint* d
   return SideArguments{c_buffer(buffer), 0, counts, displs, PMPI_Type_f2c(*type)};
 }
 
+// MPI_ALLTOALLW's datatypes as C handles, one per peer of `comm` (its remote group's for an
+// intercommunicator, as MPI sizes the arrays), none for a null communicator (MPI reports it).
+std::vector<MPI_Datatype> c_types(const MPI_Fint* types, MPI_Comm comm) {
+  int size = 0, inter = 0;
+  if (comm != MPI_COMM_NULL && PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS) {
+    if (inter != 0 ? PMPI_Comm_remote_size(comm, &size) : PMPI_Comm_size(comm, &size)) size = 0;
+  }
+  std::vector<MPI_Datatype> converted(static_cast<std::size_t>(size));
+  for (int q = 0; q < size; ++q) converted[static_cast<std::size_t>(q)] = PMPI_Type_f2c(types[q]);
+  return converted;
+}
+
 void answer(const CallArguments& call, const char* entry_point, MPI_Fint* ierror) {
   const int rc = topocoll::interpose::answer_call(call, entry_point);
   if (ierror != nullptr) *ierror = static_cast<MPI_Fint>(rc);
@@ -119,6 +133,25 @@ void ompi_alltoallv_f(char* sendbuf, MPI_Fint* sendcounts, MPI_Fint* sdispls, MP
          "MPI_Alltoallv (Fortran)", ierror);
 }
 TOPOCOLL_FORTRAN_SPELLINGS(alltoallv, ALLTOALLV,
+                           (char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*,
+                            MPI_Fint*))
+
+// The send datatypes of MPI_IN_PLACE are not significant (they may be anything): never read.
+void ompi_alltoallw_f(char* sendbuf, MPI_Fint* sendcounts, MPI_Fint* sdispls, MPI_Fint* sendtypes, char* recvbuf,
+                      MPI_Fint* recvcounts, MPI_Fint* rdispls, MPI_Fint* recvtypes, MPI_Fint* comm, MPI_Fint* ierror) {
+  const MPI_Comm c_comm = PMPI_Comm_f2c(*comm);
+  const bool in_place = c_buffer(sendbuf) == MPI_IN_PLACE;
+  const std::vector<MPI_Datatype> c_sendtypes = in_place ? std::vector<MPI_Datatype>() : c_types(sendtypes, c_comm);
+  const std::vector<MPI_Datatype> c_recvtypes = c_types(recvtypes, c_comm);
+  CallArguments call{Operation::alltoallv,
+                     SideArguments{c_buffer(sendbuf), 0, sendcounts, sdispls, MPI_DATATYPE_NULL,
+                                   in_place ? nullptr : c_sendtypes.data()},
+                     SideArguments{c_buffer(recvbuf), 0, recvcounts, rdispls, MPI_DATATYPE_NULL, c_recvtypes.data()},
+                     0, c_comm};
+  call.per_peer_types = true;
+  answer(call, "MPI_Alltoallw (Fortran)", ierror);
+}
+TOPOCOLL_FORTRAN_SPELLINGS(alltoallw, ALLTOALLW,
                            (char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*,
                             MPI_Fint*))
 

@@ -33,8 +33,8 @@ std::string valid_names(Operation operation) {
   return names + ", auto";
 }
 
-std::string parse_choice(Operation operation, const std::string& value, const std::string& calibration,
-                         OperationChoice& choice) {
+std::string parse_choice(Operation operation, bool per_peer_types, const std::string& value,
+                         const std::string& calibration, OperationChoice& choice) {
   choice.defaulted = value.empty();
   choice.requested = !value.empty() ? value : is_rooted(operation) ? "native" : "auto";
   if (choice.requested == "auto") {
@@ -44,8 +44,9 @@ std::string parse_choice(Operation operation, const std::string& value, const st
   const std::string names = valid_names(operation);
   const std::string padded = ", " + names + ",";
   if (padded.find(", " + choice.requested + ",") == std::string::npos) {
-    return variable_of(operation) + "='" + value + "' is not " + (is_rooted(operation) ? "a " : "an ") +
-           std::string(to_string(operation)) + " algorithm; valid names: " + names;
+    const std::string_view name = per_peer_types ? "alltoallw" : to_string(operation);
+    return variable_of(operation, per_peer_types) + "='" + value + "' is not " + (is_rooted(operation) ? "a " : "an ") +
+           std::string(name) + " algorithm; valid names: " + names;
   }
   choice.algorithm = choice.requested;
   return {};
@@ -65,8 +66,8 @@ std::string parse_verbose(const std::string& value, bool& verbose) {
 
 }  // namespace
 
-std::string variable_of(Operation operation) {
-  std::string name = "TOPOCOLL_" + std::string(to_string(operation));
+std::string variable_of(Operation operation, bool per_peer_types) {
+  std::string name = "TOPOCOLL_" + std::string(per_peer_types ? "alltoallw" : to_string(operation));
   for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return name;
 }
@@ -77,10 +78,14 @@ InterposeConfig parse_interpose_config(const EnvironmentLookup& lookup) {
   config.network = value_of(lookup, "TOPOCOLL_NETWORK");
   config.calibration = value_of(lookup, "TOPOCOLL_CALIBRATION");
   for (Operation operation : kOperations) {
-    const std::string error = parse_choice(operation, value_of(lookup, variable_of(operation)), config.calibration,
-                                           config.choice(operation));
+    const std::string error = parse_choice(operation, false, value_of(lookup, variable_of(operation)),
+                                           config.calibration, config.choice(operation));
     if (config.error.empty()) config.error = error;
   }
+  const std::string alltoallw_error =
+      parse_choice(Operation::alltoallv, true, value_of(lookup, variable_of(Operation::alltoallv, true)),
+                   config.calibration, config.alltoallw);
+  if (config.error.empty()) config.error = alltoallw_error;
   const std::string verbose_error = parse_verbose(value_of(lookup, "TOPOCOLL_VERBOSE"), config.verbose);
   if (config.error.empty()) config.error = verbose_error;
   return config;

@@ -1,6 +1,6 @@
 // What the preloadable library is asked to do, from the environment: one variable per
-// interposed operation (TOPOCOLL_ALLTOALL, TOPOCOLL_ALLTOALLV, TOPOCOLL_SCATTER,
-// TOPOCOLL_GATHER, TOPOCOLL_SCATTERV, TOPOCOLL_GATHERV), and TOPOCOLL_TOPOLOGY,
+// interposed operation (TOPOCOLL_ALLTOALL, TOPOCOLL_ALLTOALLV, TOPOCOLL_ALLTOALLW,
+// TOPOCOLL_SCATTER, TOPOCOLL_GATHER, TOPOCOLL_SCATTERV, TOPOCOLL_GATHERV), and TOPOCOLL_TOPOLOGY,
 // TOPOCOLL_NETWORK, TOPOCOLL_CALIBRATION and TOPOCOLL_VERBOSE. Parsed by a pure function (the environment is a
 // lookup passed in, so tests need not touch the process's), and read from the process
 // environment exactly once, at the first interposed call.
@@ -21,7 +21,8 @@ namespace topocoll::interpose {
 // a 16-core node). The same for every operation.
 inline constexpr const char* kAutoStandIn = "native";
 
-// What one operation's variable asks for. Unset or empty: `auto` for alltoall and alltoallv;
+// What one operation's variable asks for. Unset or empty: `auto` for alltoall, alltoallv and
+// alltoallw (MPI_Alltoallw, whose schedule is an alltoallv's: it takes alltoallv's names);
 // `native` for scatter, gather and their v forms (a program that preloads the library for its
 // all-to-all keeps its MPI library's scatter and gather unless it asks).
 struct OperationChoice {
@@ -32,7 +33,7 @@ struct OperationChoice {
 };
 
 struct InterposeConfig {
-  OperationChoice alltoall, alltoallv, scatter, gather, scatterv, gatherv;
+  OperationChoice alltoall, alltoallv, alltoallw, scatter, gather, scatterv, gatherv;
   std::string calibration;  // TOPOCOLL_CALIBRATION (for auto)
   std::string topology;     // TOPOCOLL_TOPOLOGY (empty: the library's default)
   std::string network;      // TOPOCOLL_NETWORK (a SimGrid platform; empty: none)
@@ -41,12 +42,18 @@ struct InterposeConfig {
   // variable and the valid values, and every interposed call fails with it.
   std::string error;
   bool valid() const { return error.empty(); }
-  const OperationChoice& choice(Operation operation) const { return pick(*this, operation); }
-  OperationChoice& choice(Operation operation) { return pick(*this, operation); }
+  // `per_peer_types`: MPI_Alltoallw's (Operation::alltoallv with a datatype per block).
+  const OperationChoice& choice(Operation operation, bool per_peer_types = false) const {
+    return pick(*this, operation, per_peer_types);
+  }
+  OperationChoice& choice(Operation operation, bool per_peer_types = false) {
+    return pick(*this, operation, per_peer_types);
+  }
 
  private:
   template <typename Config>
-  static auto pick(Config& config, Operation operation) -> decltype((config.alltoall)) {
+  static auto pick(Config& config, Operation operation, bool per_peer_types) -> decltype((config.alltoall)) {
+    if (per_peer_types) return config.alltoallw;
     switch (operation) {
       case Operation::alltoallv: return config.alltoallv;
       case Operation::scatter: return config.scatter;
@@ -59,8 +66,8 @@ struct InterposeConfig {
   }
 };
 
-// "TOPOCOLL_SCATTERV" for Operation::scatterv.
-std::string variable_of(Operation operation);
+// "TOPOCOLL_SCATTERV" for Operation::scatterv; "TOPOCOLL_ALLTOALLW" with `per_peer_types`.
+std::string variable_of(Operation operation, bool per_peer_types = false);
 
 // Returns the value of an environment variable, or null when unset (getenv's contract).
 using EnvironmentLookup = std::function<const char*(const char* name)>;

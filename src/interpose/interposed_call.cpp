@@ -42,7 +42,8 @@ struct Answerer {
   const exec::CallArguments& call;
   const char* entry_point;
 
-  const OperationChoice& choice() const { return config.choice(call.operation); }
+  const OperationChoice& choice() const { return config.choice(call.operation, call.per_peer_types); }
+  std::string variable() const { return variable_of(call.operation, call.per_peer_types); }
 
   void say_topocoll_answers(const std::string& algorithm, const std::string& chosen_by) const {
     if (!config.verbose) return;
@@ -51,24 +52,24 @@ struct Answerer {
     if (how == "auto") how = "auto with TOPOCOLL_CALIBRATION=" + config.calibration;
     // The model's choice, or the decision table's (which may name the MPI library's own).
     if (!chosen_by.empty()) how += ", chosen by " + chosen_by;
-    say_once(call.comm, answer_note(call.operation, true), Speakers::rank_zero,
+    say_once(call.comm, answer_note(call.operation, call.per_peer_types, true), Speakers::rank_zero,
              std::string(entry_point) + " on " + describe_communicator(call.comm) +
-                 ": answered by topocoll, algorithm '" + algorithm + "' (" + variable_of(call.operation) + "=" +
+                 ": answered by topocoll, algorithm '" + algorithm + "' (" + variable() + "=" +
                  how + ")");
   }
 
   void say_mpi_answers(const std::string& reason) const {
     if (!config.verbose) return;
-    const std::string variable = variable_of(call.operation);
+    const std::string variable = this->variable();
     std::string why = "not topocoll: " + reason;
     if (reason.empty()) why = variable + (choice().defaulted ? " not set (the default: native)" : "=native");
     if (reason.empty() && choice().requested == "auto") {
       why = variable + "=auto, no TOPOCOLL_CALIBRATION: the MPI library's own, the safe choice until a "
                        "calibration says otherwise (docs/tuning.md)";
     }
-    say_once(call.comm, answer_note(call.operation, false), Speakers::rank_zero,
+    say_once(call.comm, answer_note(call.operation, call.per_peer_types, false), Speakers::rank_zero,
              std::string(entry_point) + " on " + describe_communicator(call.comm) + ": answered by the MPI library (P" +
-                 exec::native_call_name(call.operation) + "), " + why);
+                 exec::native_call_name(call) + "), " + why);
   }
 
   // Whether an error message is about a file or shorthand the environment named.
@@ -98,7 +99,7 @@ struct Answerer {
       return rc;
     }
     if (rc == MPI_SUCCESS && chosen == "native") {  // auto's decision table named the MPI library's own
-      say_mpi_answers(variable_of(call.operation) + "=auto with TOPOCOLL_CALIBRATION=" + config.calibration +
+      say_mpi_answers(variable() + "=auto with TOPOCOLL_CALIBRATION=" + config.calibration +
                       ", chosen by " + chosen_by);
       return rc;
     }

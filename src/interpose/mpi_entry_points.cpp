@@ -1,9 +1,9 @@
 // The C profiling-interface entry points of libtopocoll-pmpi.so: MPI_Init and MPI_Init_thread
 // (where the ranks compare their configuration), then MPI_Alltoall, MPI_Alltoallv,
-// MPI_Scatter, MPI_Gather, MPI_Scatterv and MPI_Gatherv. Each only describes its call, as the
-// executor's CallArguments, and hands it to answer_call (interposed_call.hpp), which runs the
-// algorithm its variable names (TOPOCOLL_ALLTOALL, ..., TOPOCOLL_GATHERV) or hands the call to
-// the MPI library's PMPI_ entry point.
+// MPI_Alltoallw, MPI_Scatter, MPI_Gather, MPI_Scatterv and MPI_Gatherv. Each only describes its
+// call, as the executor's CallArguments, and hands it to answer_call (interposed_call.hpp),
+// which runs the algorithm its variable names (TOPOCOLL_ALLTOALL, ..., TOPOCOLL_ALLTOALLW, ...,
+// TOPOCOLL_GATHERV) or hands the call to the MPI library's PMPI_ entry point.
 //
 // No recursion: nothing in this library calls these definitions; the executor linked into it
 // reaches the PMPI_ ones (see native_calls_of_the_executor.cpp).
@@ -46,6 +46,15 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
   return answer_call({Operation::alltoallv, SideArguments{sendbuf, 0, sendcounts, sdispls, sendtype},
                       SideArguments{recvbuf, 0, recvcounts, rdispls, recvtype}, 0, comm},
                      "MPI_Alltoallv");
+}
+
+int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                  void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                  MPI_Comm comm) {
+  CallArguments call{Operation::alltoallv, SideArguments{sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes},
+                     SideArguments{recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes}, 0, comm};
+  call.per_peer_types = true;
+  return answer_call(call, "MPI_Alltoallw");
 }
 
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,

@@ -1,5 +1,5 @@
 // Where the executor's own calls of the interposed operations (MPI_Alltoall, MPI_Alltoallv,
-// MPI_Scatter, MPI_Gather, MPI_Scatterv, MPI_Gatherv) go inside libtopocoll-pmpi.so.
+// MPI_Alltoallw, MPI_Scatter, MPI_Gather, MPI_Scatterv, MPI_Gatherv) go inside libtopocoll-pmpi.so.
 //
 // The executor (linked in from the topocoll archive) calls them for `native`. Left alone, those calls would
 // bind to this library's exported MPI_Alltoall and run topocoll again, with no end for
@@ -21,6 +21,12 @@ int __wrap_MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int 
                          void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                          MPI_Comm comm) {
   return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}
+
+int __wrap_MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                         const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
+                         const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 }
 
 int __wrap_MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,

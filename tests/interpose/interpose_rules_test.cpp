@@ -95,6 +95,23 @@ TEST(InterposeConfig, AlltoallvAcceptsTheAlgorithmsForBlocksOfDifferentSizes) {
   }
 }
 
+// MPI_Alltoallw: a variable of its own, alltoallv's names, auto by default.
+TEST(InterposeConfig, AlltoallwHasItsOwnVariableWithAlltoallvsNames) {
+  const InterposeConfig unset = parse({{"TOPOCOLL_ALLTOALLV", "liu"}});
+  EXPECT_EQ(unset.choice(Operation::alltoallv, true).requested, "auto");
+  EXPECT_TRUE(unset.choice(Operation::alltoallv, true).native()) << "auto without a calibration";
+  EXPECT_EQ(unset.choice(Operation::alltoallv).algorithm, "liu");
+  const InterposeConfig asked = parse({{"TOPOCOLL_ALLTOALLW", "lg"}});
+  EXPECT_TRUE(asked.valid()) << asked.error;
+  EXPECT_EQ(asked.choice(Operation::alltoallv, true).algorithm, "lg");
+  EXPECT_TRUE(asked.choice(Operation::alltoallv).native()) << "alltoallv keeps its own variable";
+  const InterposeConfig bad = parse({{"TOPOCOLL_ALLTOALLW", "bruck"}});
+  EXPECT_TRUE(contains(bad.error, "TOPOCOLL_ALLTOALLW='bruck' is not an alltoallw algorithm; valid names: "))
+      << bad.error;
+  EXPECT_TRUE(contains(bad.error, "liu")) << bad.error;
+  EXPECT_EQ(variable_of(Operation::alltoallv, true), "TOPOCOLL_ALLTOALLW");
+}
+
 TEST(CallRoute, ApplicabilityIsTheExecutorsVerdictNotTheRoutes) {
   // bruck takes no blocks of different sizes: the executor hands such a call to the MPI
   // library itself, with the call's real layout (tested under mpirun: preload_check).

@@ -1,6 +1,6 @@
 /* An ordinary MPI program, built without topocoll, that checks MPI_Alltoall's results on the
  * communicators an application uses: MPI_COMM_WORLD, a split, a duplicate with a derived
- * datatype, MPI_IN_PLACE, a block above the eager limit, and MPI_Alltoallv. Run it with
+ * datatype, MPI_IN_PLACE, a block above the eager limit, MPI_Alltoallv and MPI_Alltoallw. Run it with
  * libtopocoll-pmpi.so preloaded (or linked) to check the library's answers.
  *
  *   preload_check              every check above; exit 0 when all pass on every rank
@@ -102,6 +102,49 @@ static void check_alltoallv(MPI_Comm comm) {
   free(send), free(recv), free(sendcounts), free(sdispls), free(recvcounts), free(rdispls);
 }
 
+/* MPI_Alltoallw: the blocks of check_alltoallv at byte displacements, sent as plain ints to
+ * even peers and from every other int of a spaced-out buffer (a strided type) to odd ones. */
+static void check_alltoallw(MPI_Comm comm) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  MPI_Datatype every_other, strided;
+  MPI_Type_vector(1, 1, 2, MPI_INT, &every_other);
+  MPI_Type_create_resized(every_other, 0, 2 * sizeof(int), &strided);
+  MPI_Type_commit(&strided);
+  int *sendcounts = malloc(sizeof(int) * size), *sdispls = malloc(sizeof(int) * size);
+  int *recvcounts = malloc(sizeof(int) * size), *rdispls = malloc(sizeof(int) * size);
+  MPI_Datatype *sendtypes = malloc(sizeof(MPI_Datatype) * size), *recvtypes = malloc(sizeof(MPI_Datatype) * size);
+  int sent = 0, received = 0; /* in ints */
+  for (int p = 0; p < size; ++p) {
+    sendcounts[p] = rank + p + 1;
+    sendtypes[p] = p % 2 == 1 ? strided : MPI_INT;
+    sdispls[p] = sent * (int)sizeof(int);
+    sent += sendcounts[p] * (p % 2 == 1 ? 2 : 1);
+    recvcounts[p] = p + rank + 1;
+    recvtypes[p] = MPI_INT;
+    rdispls[p] = received * (int)sizeof(int);
+    received += recvcounts[p];
+  }
+  int* send = malloc(sizeof(int) * (size_t)sent);
+  int* recv = malloc(sizeof(int) * (size_t)received);
+  for (int i = 0; i < sent; ++i) send[i] = -1; /* the strided type's holes: never sent */
+  for (int to = 0; to < size; ++to) {
+    const int stride = to % 2 == 1 ? 2 : 1;
+    for (int k = 0; k < sendcounts[to]; ++k) send[sdispls[to] / (int)sizeof(int) + stride * k] = value(rank, to, k);
+  }
+  int ok = MPI_Alltoallw(send, sendcounts, sdispls, sendtypes, recv, recvcounts, rdispls, recvtypes, comm) ==
+           MPI_SUCCESS;
+  for (int from = 0; ok && from < size; ++from)
+    for (int k = 0; k < recvcounts[from]; ++k)
+      ok = ok && recv[rdispls[from] / (int)sizeof(int) + k] == value(from, rank, k);
+  expect(ok, "MPI_Alltoallw", rank);
+  MPI_Type_free(&every_other);
+  MPI_Type_free(&strided);
+  free(send), free(recv), free(sendcounts), free(sdispls), free(recvcounts), free(rdispls);
+  free(sendtypes), free(recvtypes);
+}
+
 static void check_intracommunicators(void) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -121,6 +164,7 @@ static void check_intracommunicators(void) {
   MPI_Comm_free(&duplicate);
 
   check_alltoallv(MPI_COMM_WORLD);
+  check_alltoallw(MPI_COMM_WORLD);
 }
 
 static void check_intercommunicator(void) {

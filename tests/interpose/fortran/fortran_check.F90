@@ -1,6 +1,6 @@
-! A Fortran MPI program, built without topocoll, that checks the six operations topocoll
-! answers (MPI_Alltoall, MPI_Alltoallv, MPI_Scatter, MPI_Gather, MPI_Scatterv, MPI_Gatherv)
-! through each of MPI's three Fortran bindings: mpif.h, `use mpi` and `use mpi_f08`; with
+! A Fortran MPI program, built without topocoll, that checks the operations topocoll answers
+! (MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw, MPI_Scatter, MPI_Gather, MPI_Scatterv,
+! MPI_Gatherv) through each of MPI's three Fortran bindings: mpif.h, `use mpi` and `use mpi_f08`; with
 ! separate buffers, MPI_IN_PLACE, a derived datatype, and arguments that MPI says are ignored
 ! left unset; on MPI_COMM_WORLD and on a split of it. Run with libtopocoll-pmpi.so preloaded to
 ! check the library's answers to Fortran callers (tests/interpose/CMakeLists.txt). Exits 0
