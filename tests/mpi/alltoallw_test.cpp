@@ -2,6 +2,7 @@
 // type with holes, a contiguous triple received as three ints), byte displacements (receive
 // blocks in reverse order with gaps), empty blocks; every alltoallv algorithm, MPI_IN_PLACE, the
 // C API, a zero count's datatype never read, and the argument errors naming the peer's type.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -241,6 +242,54 @@ TEST_F(Alltoallw, BadArgumentsAreClearErrors) {
   expect_error(comm, MPI_ERR_TYPE, "send type " + std::to_string(p - 1) + " is not a valid committed datatype", y,
                y.sendtypes.data());
   MPI_Type_free(&uncommitted);
+  MPI_Comm_free(&comm);
+}
+
+// Rank 1 alone names MPI_DATATYPE_NULL for a block with data: it returns MPI_ERR_TYPE having
+// taken part (no peer waits), writes nothing; a peer that returns MPI_SUCCESS holds what
+// MPI_Alltoallw gives, the others fail with MPI_ERR_COUNT or MPI_ERR_TRUNCATE; the next right
+// call is right everywhere.
+TEST_F(Alltoallw, OneRanksBadTypeFailsCleanly) {
+  if (size_of(MPI_COMM_WORLD) < 2) GTEST_SKIP() << "one rank has no peer";
+  const Types t;
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  const int rank = rank_in(comm), p = size_of(comm);
+  const Exchange x = make_exchange(t, comm);
+  std::vector<int> reference(x.recv_ints, kCanary), result(x.recv_ints, kCanary);
+  MPI_Alltoallw(x.send.data(), x.sendcounts.data(), x.sdispls.data(), x.sendtypes.data(), reference.data(),
+                x.recvcounts.data(), x.rdispls.data(), x.recvtypes.data(), comm);
+  Exchange mine = x;
+  constexpr int bad_rank = 1;
+  if (rank == bad_rank) {
+    for (int q = 0; q < p; ++q) {
+      if (mine.sendcounts[q] > 0) mine.sendtypes[q] = MPI_DATATYPE_NULL;
+    }
+  }
+  for (const char* name : {"pairwise", "liu"}) {
+    std::fill(result.begin(), result.end(), kCanary);
+    const int rc = alltoallw(mine.send.data(), mine.sendcounts.data(), mine.sdispls.data(), mine.sendtypes.data(),
+                             result.data(), mine.recvcounts.data(), mine.rdispls.data(), mine.recvtypes.data(), comm,
+                             with(name));
+    int error_class = MPI_SUCCESS;
+    MPI_Error_class(rc, &error_class);
+    if (rank == bad_rank) {
+      EXPECT_EQ(error_class, MPI_ERR_TYPE) << name << ": " << topocoll_error_message();
+      EXPECT_TRUE(result == std::vector<int>(x.recv_ints, kCanary)) << name << ": the bad rank wrote";
+    } else if (rc == MPI_SUCCESS) {
+      EXPECT_TRUE(same_elements(result, reference, 1)) << name << ": succeeded with wrong data";
+    } else {
+      EXPECT_TRUE(error_class == MPI_ERR_COUNT || error_class == MPI_ERR_TRUNCATE)
+          << name << ": " << error_class << " " << topocoll_error_message();
+    }
+    std::fill(result.begin(), result.end(), kCanary);
+    const int after = alltoallw(x.send.data(), x.sendcounts.data(), x.sdispls.data(), x.sendtypes.data(),
+                                result.data(), x.recvcounts.data(), x.rdispls.data(), x.recvtypes.data(), comm,
+                                with(name));
+    EXPECT_EQ(after, MPI_SUCCESS) << name << ": the call after: " << topocoll_error_message();
+    EXPECT_TRUE(same_elements(result, reference, 1)) << name << ": the call after";
+  }
   MPI_Comm_free(&comm);
 }
 

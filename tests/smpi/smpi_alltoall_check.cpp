@@ -1,5 +1,6 @@
 // Simulated checks under SMPI: every algorithm of the registry, byte for byte against SMPI's
 // own MPI_Alltoall, for 0, 1 and 1000 ints per block; a strided datatype and MPI_IN_PLACE;
+// alltoallv and alltoallw (a datatype per peer) against SMPI's own;
 // one rank's bad arguments (it takes part, its peers never wait or take wrong data); and that local copies cost simulated time (copy_bandwidth) even with computation not
 // simulated. Every verdict is agreed by all ranks; rank 0 prints "N passed, M failed" and
 // every rank returns non-zero when anything failed.
@@ -125,6 +126,46 @@ bool alltoallv_matches_native(std::string_view algorithm, int rank, int p, int s
   return rc == MPI_SUCCESS && result == reference;
 }
 
+// Alltoallw against SMPI's own MPI_Alltoallw: the sizes of alltoallv_matches_native, at byte
+// displacements, sent to odd peers as every other int of a spaced-out block (a strided type
+// whose holes must not travel), to even ones as plain ints; received as plain ints.
+bool alltoallw_matches_native(std::string_view algorithm, int rank, int p) {
+  MPI_Datatype every_other = MPI_DATATYPE_NULL, strided = MPI_DATATYPE_NULL;
+  MPI_Type_vector(1, 1, 2, MPI_INT, &every_other);
+  MPI_Type_create_resized(every_other, 0, 2 * sizeof(int), &strided);
+  MPI_Type_commit(&strided);
+  auto count_of = [](int src, int dst) { return (src + 2 * dst) % 4 == 0 ? 0 : 1 + (3 * src + dst) % 50; };
+  const auto as_bytes = [](std::size_t ints) { return static_cast<int>(ints * sizeof(int)); };
+  std::vector<int> sendcounts, sdispls, recvcounts(static_cast<std::size_t>(p)), rdispls(static_cast<std::size_t>(p));
+  std::vector<MPI_Datatype> sendtypes, recvtypes(static_cast<std::size_t>(p), MPI_INT);
+  std::vector<int> send;
+  for (int d = 0; d < p; ++d) {
+    const bool spaced = d % 2 == 1;
+    sendcounts.push_back(count_of(rank, d));
+    sdispls.push_back(as_bytes(send.size()));
+    sendtypes.push_back(spaced ? strided : MPI_INT);
+    for (int i = 0; i < sendcounts.back(); ++i) {
+      send.push_back(cell_value(rank, d, static_cast<std::size_t>(i)));
+      if (spaced) send.push_back(kCanary);
+    }
+  }
+  std::size_t at = 0;
+  for (int s = p - 1; s >= 0; --s) {
+    recvcounts[s] = count_of(s, rank);
+    rdispls[s] = as_bytes(at);
+    at += static_cast<std::size_t>(recvcounts[s]) + 1;
+  }
+  std::vector<int> reference(at + 1, kCanary), result = reference;
+  MPI_Alltoallw(send.data(), sendcounts.data(), sdispls.data(), sendtypes.data(), reference.data(), recvcounts.data(),
+                rdispls.data(), recvtypes.data(), MPI_COMM_WORLD);
+  const int rc = topocoll::alltoallw(send.data(), sendcounts.data(), sdispls.data(), sendtypes.data(), result.data(),
+                                     recvcounts.data(), rdispls.data(), recvtypes.data(), MPI_COMM_WORLD,
+                                     options_for(algorithm));
+  MPI_Type_free(&every_other);
+  MPI_Type_free(&strided);
+  return rc == MPI_SUCCESS && result == reference;
+}
+
 // Three ints at stride 2 per element, two elements per block; holes must keep the canary.
 bool strided_matches_native(std::string_view algorithm, int rank, int p) {
   MPI_Datatype strided = MPI_DATATYPE_NULL;
@@ -244,6 +285,7 @@ int main(int argc, char** argv) {
     }
     if (applies(algorithm, p, 10 * sizeof(int), rank, seen) && name != "bruck") {
       tally.record(name + ", alltoallv", alltoallv_matches_native(name, rank, p));
+      tally.record(name + ", alltoallw", alltoallw_matches_native(name, rank, p));
     }
     if (p > 1 && algorithm.has_schedule() && applies(algorithm, p, 10 * sizeof(int), rank, seen)) {
       tally.record(name + ", one rank's bad arguments", one_bad_rank_then_right(name, false, rank, p));
@@ -252,6 +294,7 @@ int main(int argc, char** argv) {
   // liu (alltoallv only): small messages, and large ones that come in two parts.
   tally.record("liu, alltoallv", alltoallv_matches_native("liu", rank, p));
   tally.record("liu, alltoallv of large blocks", alltoallv_matches_native("liu", rank, p, 300));
+  tally.record("liu, alltoallw", alltoallw_matches_native("liu", rank, p));
   tally.record("liu, alltoallv with one rank's bad arguments", one_bad_rank_then_right("liu", true, rank, p));
   tally.record("local copies are charged in simulated time", local_copies_cost_simulated_time(rank, p));
 
