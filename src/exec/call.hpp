@@ -25,11 +25,20 @@ struct SideArguments {
   // MPI_IN_PLACE where the operation allows it. Const for both sides: the receive side's
   // buffer (a void* in the API) is written only by staging's unpack and the executor.
   const void* buffer = nullptr;
-  int count = 0;
+  MPI_Count count = 0;  // an int, but for the large-count forms (MPI_Alltoall_c ...)
   const int* counts = nullptr;  // v forms: elements per peer
   const int* displs = nullptr;  // v forms: displacement per peer, in extents of `type` (alltoallw: bytes)
   MPI_Datatype type = MPI_DATATYPE_NULL;
   const MPI_Datatype* types = nullptr;  // alltoallw: a datatype per peer, in place of `type`
+  // The v forms' large-count arrays (MPI_Alltoallv_c ...), in place of counts and displs.
+  const MPI_Count* large_counts = nullptr;
+  const MPI_Aint* large_displs = nullptr;
+
+  // A count and a displacement per peer (either width), as the v forms give them.
+  bool per_peer_counts() const { return counts != nullptr || large_counts != nullptr; }
+  bool per_peer_displs() const { return displs != nullptr || large_displs != nullptr; }
+  MPI_Count count_at(int q) const { return counts != nullptr ? counts[q] : large_counts[q]; }
+  MPI_Aint displ_at(int q) const { return displs != nullptr ? displs[q] : large_displs[q]; }
 };
 
 struct CallArguments {
@@ -41,6 +50,9 @@ struct CallArguments {
   // MPI_Alltoallw: Operation::alltoallv (its schedule is an alltoallv's, bytes per pair) whose
   // blocks each have their own datatype (the sides' `types`), at displacements in bytes.
   bool per_peer_types = false;
+  // The MPI-4 large-count form of the call (MPI_Alltoall_c ...): counts of MPI_Count, the v
+  // forms' arrays in `large_counts` and `large_displs`.
+  bool large_counts = false;
 };
 
 // "alltoallw" for MPI_Alltoallw's arguments, else the operation's name (messages, verbose lines).

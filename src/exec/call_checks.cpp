@@ -95,16 +95,16 @@ SideShape recv_shape(const CallArguments& a, const CheckedCall& c) {
 
 MaybeFailure check_counts(const SideArguments& side, SideShape shape, int size, const char* name) {
   if (shape == SideShape::unused) return std::nullopt;
-  if (shape == SideShape::root_only || side.counts == nullptr) {
+  if (shape == SideShape::root_only || !side.per_peer_counts()) {
     if (side.count < 0) {
       return Failure{MPI_ERR_COUNT, "the " + std::string(name) + " count is negative (" + std::to_string(side.count) + ")"};
     }
     return std::nullopt;
   }
   for (int q = 0; q < size; ++q) {
-    if (side.counts[q] < 0) {
+    if (side.count_at(q) < 0) {
       return Failure{MPI_ERR_COUNT, std::string(name) + " count " + std::to_string(q) + " is negative (" +
-                                        std::to_string(side.counts[q]) + ")"};
+                                        std::to_string(side.count_at(q)) + ")"};
     }
   }
   return std::nullopt;
@@ -114,7 +114,7 @@ MaybeFailure check_counts(const SideArguments& side, SideShape shape, int size, 
 MaybeFailure check_arrays(const SideArguments& side, SideShape shape, bool variable, bool per_peer_types,
                           const char* name) {
   if (shape != SideShape::every_peer || !variable) return std::nullopt;
-  if (side.counts == nullptr || side.displs == nullptr || (per_peer_types && side.types == nullptr)) {
+  if (!side.per_peer_counts() || !side.per_peer_displs() || (per_peer_types && side.types == nullptr)) {
     const char* arrays = per_peer_types ? " counts, displacements or datatypes" : " counts or displacements";
     return Failure{MPI_ERR_ARG, std::string("the ") + name + arrays + " array is null"};
   }
@@ -128,12 +128,12 @@ MaybeFailure describe_per_peer_types(const SideArguments& side, int size, const 
   layouts.assign(static_cast<std::size_t>(size), DatatypeLayout{});
   for (int q = 0; q < size; ++q) {
     DatatypeLayout& layout = layouts[static_cast<std::size_t>(q)];
-    if (side.counts[q] == 0) {
+    if (side.count_at(q) == 0) {
       layout.plain_bytes = true;
       continue;
     }
     // Programs repeat one datatype for many peers: each is inspected once where it repeats.
-    if (q > 0 && side.counts[q - 1] > 0 && side.types[q] == side.types[q - 1]) {
+    if (q > 0 && side.count_at(q - 1) > 0 && side.types[q] == side.types[q - 1]) {
       layout = layouts[static_cast<std::size_t>(q) - 1];
       continue;
     }
@@ -264,7 +264,8 @@ std::size_t block_bytes_despite_failure(const CallArguments& a, int rank) {
     if (shape == SideShape::unused || side->buffer == MPI_IN_PLACE || side->count <= 0) continue;
     DatatypeLayout type;
     std::size_t bytes = 0;
-    if (describe_datatype(side->type, "datatype", type) || checked_bytes(side->count, type.size, "count", bytes)) {
+    if (describe_datatype(side->type, "datatype", type) ||
+        checked_bytes(static_cast<std::size_t>(side->count), type.size, "count", bytes)) {
       continue;
     }
     if (bytes > 0) return bytes;

@@ -158,6 +158,7 @@ void take_part_despite_failure(const CallArguments& failed, const CollectiveOpti
   if (call.native || (!call.auto_select && !call.algorithm->needs_topology && check_applies(call))) return;
   call.settings.hollow = true;
   take_machine_files(options, defaults, call);
+  const WorldErrorsReturned errors_come_back;  // its receives fail by design (mpi_handles.hpp)
   (void)run_schedule(stand_in.arguments, call, blocks);
   (void)summary_between_calls(failed.comm, call);
 }
@@ -217,8 +218,12 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
   }
   if (call.native) return run_native(arguments, options);
   take_machine_files(options, defaults, call);
-  MaybeFailure run_failure = run_schedule(arguments, call, blocks);
-  MaybeFailure summary_failure = summary_between_calls(arguments.comm, call);
+  MaybeFailure run_failure, summary_failure;
+  {
+    const WorldErrorsReturned errors_come_back;  // as topocoll's own, raised below (mpi_handles.hpp)
+    run_failure = run_schedule(arguments, call, blocks);
+    summary_failure = summary_between_calls(arguments.comm, call);
+  }
   if (!run_failure) run_failure = std::move(summary_failure);
   if (run_failure && run_failure->inapplicable && options.inapplicable_reason != nullptr) {
     return run_native_instead(arguments, options, *run_failure);

@@ -1,5 +1,8 @@
-// Release of the handles owned by OwnedDatatype and OwnedComm.
+// Release of the handles owned by OwnedDatatype and OwnedComm, and MPI_COMM_WORLD's handler
+// set aside for a while (WorldErrorsReturned).
 #include "exec/mpi_handles.hpp"
+
+#include <mutex>
 
 namespace topocoll::exec {
 
@@ -28,6 +31,38 @@ void OwnedComm::reset() {
   if (handle_ != MPI_COMM_NULL && may_free_handles()) MPI_Comm_free(&handle_);
   handle_ = MPI_COMM_NULL;
 }
+
+#if defined(MPICH) && !defined(TOPOCOLL_SMPI)
+namespace {
+
+// Threads in topocoll calls at once share one change: the first sets the world's handler
+// aside, the last puts it back.
+std::mutex world_handler_mutex;
+int world_handler_holders = 0;
+MPI_Errhandler world_handler_set_aside = MPI_ERRHANDLER_NULL;
+
+}  // namespace
+
+WorldErrorsReturned::WorldErrorsReturned() {
+  const std::lock_guard<std::mutex> lock(world_handler_mutex);
+  if (world_handler_holders++ > 0) return;
+  if (MPI_Comm_get_errhandler(MPI_COMM_WORLD, &world_handler_set_aside) != MPI_SUCCESS) {
+    world_handler_set_aside = MPI_ERRHANDLER_NULL;
+    return;
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
+WorldErrorsReturned::~WorldErrorsReturned() {
+  const std::lock_guard<std::mutex> lock(world_handler_mutex);
+  if (--world_handler_holders > 0 || world_handler_set_aside == MPI_ERRHANDLER_NULL) return;
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, world_handler_set_aside);
+  MPI_Errhandler_free(&world_handler_set_aside);  // the reference MPI_Comm_get_errhandler gave
+}
+#else
+WorldErrorsReturned::WorldErrorsReturned() = default;
+WorldErrorsReturned::~WorldErrorsReturned() = default;
+#endif
 
 MaybeFailure duplicate_returning_errors(MPI_Comm comm, const char* what, OwnedComm& out) {
   MPI_Comm duplicate = MPI_COMM_NULL;

@@ -70,6 +70,22 @@ class OwnedComm {
   MPI_Comm handle_ = MPI_COMM_NULL;
 };
 
+// While one is alive, MPI_COMM_WORLD's error handler is MPI_ERRORS_RETURN; after the last, the
+// one it had again. Under MPICH only: MPICH 4.0 raises the error every completion call
+// (MPI_Wait, MPI_Waitall, MPI_Waitsome, MPI_Test...) finds in a request on MPI_COMM_WORLD,
+// whatever communicator the request belongs to, so a receive that fails (a peer's message
+// longer than this rank's arguments make room for, or a stand-in's: stand_in.hpp) would abort
+// the program through the world's default handler instead of coming back as topocoll's error.
+// Open MPI raises it on the request's communicator, the private duplicate that returns it.
+// (Another thread's error on MPI_COMM_WORLD in that time would be returned, not raised.)
+class WorldErrorsReturned {
+ public:
+  WorldErrorsReturned();
+  ~WorldErrorsReturned();
+  WorldErrorsReturned(const WorldErrorsReturned&) = delete;
+  WorldErrorsReturned& operator=(const WorldErrorsReturned&) = delete;
+};
+
 // A duplicate of `comm` with MPI_ERRORS_RETURN, so that the library's own failures on it come
 // back as codes (collective over `comm`). `what` names it in a failure's message.
 MaybeFailure duplicate_returning_errors(MPI_Comm comm, const char* what, OwnedComm& out);

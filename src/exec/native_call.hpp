@@ -7,9 +7,10 @@
 namespace topocoll::exec {
 
 // MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw, MPI_Scatter, MPI_Gather, MPI_Scatterv or
-// MPI_Gatherv; its code.
+// MPI_Gatherv, or its large-count form (MPI_Alltoall_c ...: MPI_ERR_UNSUPPORTED_OPERATION from
+// an MPI library older than MPI-4); its code.
 int call_native(const CallArguments& arguments);
-// "MPI_Alltoall" ...
+// "MPI_Alltoall", "MPI_Alltoall_c" ...
 const char* native_call_name(const CallArguments& call);
 
 }  // namespace topocoll::exec

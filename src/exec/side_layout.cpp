@@ -16,9 +16,16 @@ struct UserBlock {
 
 UserBlock user_block(const SideArguments& side, SideShape shape, int root, int q) {
   switch (shape) {
-    case SideShape::every_peer:
-      if (side.counts != nullptr) return {static_cast<std::size_t>(side.counts[q]), side.displs[q]};
-      return {static_cast<std::size_t>(side.count), static_cast<std::ptrdiff_t>(q) * side.count};
+    case SideShape::every_peer: {
+      if (side.per_peer_counts()) return {static_cast<std::size_t>(side.count_at(q)), side.displ_at(q)};
+      // Block q at q * count elements; a large count's product past the address space stays there
+      // (the layout then reports it) rather than wrapping around.
+      std::ptrdiff_t displ = 0;
+      if (__builtin_mul_overflow(static_cast<std::ptrdiff_t>(q), side.count, &displ)) {
+        displ = std::numeric_limits<std::ptrdiff_t>::max();
+      }
+      return {static_cast<std::size_t>(side.count), displ};
+    }
     case SideShape::root_only:
       return q == root ? UserBlock{static_cast<std::size_t>(side.count), 0} : UserBlock{};
     case SideShape::unused:
@@ -34,7 +41,7 @@ MaybeFailure layout_side(const SideArguments& side, SideShape shape, int size, i
   layout = SideLayout{};
   layout.staged = shape != SideShape::unused && (force_staged || !types.plain_bytes());
   // A per-peer count is named with its index ("receive count 3"); one count for all is not.
-  const bool indexed = shape == SideShape::every_peer && side.counts != nullptr;
+  const bool indexed = shape == SideShape::every_peer && side.per_peer_counts();
   const std::string count_name = std::string(side_name) + " count", one_count = "the " + count_name;
   constexpr auto kLargest = std::numeric_limits<MPI_Aint>::max();
   const auto past_the_address_space = [&](int q) {

@@ -86,3 +86,78 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 }
 
 }  // extern "C"
+
+#if MPI_VERSION >= 4
+// MPI-4's large-count forms (MPICH 4 has them; Open MPI 4.1 does not): the same routes, under
+// the same variables, with counts of MPI_Count and displacements of MPI_Aint.
+namespace {
+
+CallArguments large(CallArguments call) {
+  call.large_counts = true;
+  return call;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm) {
+  return answer_call(large({Operation::alltoall, SideArguments{sendbuf, sendcount, nullptr, nullptr, sendtype},
+                            SideArguments{recvbuf, recvcount, nullptr, nullptr, recvtype}, 0, comm}),
+                     "MPI_Alltoall_c");
+}
+
+int MPI_Alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype,
+                    void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype,
+                    MPI_Comm comm) {
+  return answer_call(
+      large({Operation::alltoallv, SideArguments{sendbuf, 0, nullptr, nullptr, sendtype, nullptr, sendcounts, sdispls},
+             SideArguments{recvbuf, 0, nullptr, nullptr, recvtype, nullptr, recvcounts, rdispls}, 0, comm}),
+      "MPI_Alltoallv_c");
+}
+
+int MPI_Alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                    const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  CallArguments call{
+      Operation::alltoallv,
+      SideArguments{sendbuf, 0, nullptr, nullptr, MPI_DATATYPE_NULL, sendtypes, sendcounts, sdispls},
+      SideArguments{recvbuf, 0, nullptr, nullptr, MPI_DATATYPE_NULL, recvtypes, recvcounts, rdispls}, 0, comm};
+  call.per_peer_types = true;
+  return answer_call(large(call), "MPI_Alltoallw_c");
+}
+
+int MPI_Scatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+                  MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return answer_call(large({Operation::scatter, SideArguments{sendbuf, sendcount, nullptr, nullptr, sendtype},
+                            SideArguments{recvbuf, recvcount, nullptr, nullptr, recvtype}, root, comm}),
+                     "MPI_Scatter_c");
+}
+
+int MPI_Gather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return answer_call(large({Operation::gather, SideArguments{sendbuf, sendcount, nullptr, nullptr, sendtype},
+                            SideArguments{recvbuf, recvcount, nullptr, nullptr, recvtype}, root, comm}),
+                     "MPI_Gather_c");
+}
+
+int MPI_Scatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype,
+                   void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return answer_call(
+      large({Operation::scatterv, SideArguments{sendbuf, 0, nullptr, nullptr, sendtype, nullptr, sendcounts, displs},
+             SideArguments{recvbuf, recvcount, nullptr, nullptr, recvtype}, root, comm}),
+      "MPI_Scatterv_c");
+}
+
+int MPI_Gatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                  MPI_Comm comm) {
+  return answer_call(
+      large({Operation::gatherv, SideArguments{sendbuf, sendcount, nullptr, nullptr, sendtype},
+             SideArguments{recvbuf, 0, nullptr, nullptr, recvtype, nullptr, recvcounts, displs}, root, comm}),
+      "MPI_Gatherv_c");
+}
+
+}  // extern "C"
+#endif  // MPI_VERSION >= 4

@@ -1,5 +1,6 @@
 // Where the executor's own calls of the interposed operations (MPI_Alltoall, MPI_Alltoallv,
-// MPI_Alltoallw, MPI_Scatter, MPI_Gather, MPI_Scatterv, MPI_Gatherv) go inside libtopocoll-pmpi.so.
+// MPI_Alltoallw, MPI_Scatter, MPI_Gather, MPI_Scatterv, MPI_Gatherv, and under MPI-4 their
+// large-count _c forms) go inside libtopocoll-pmpi.so.
 //
 // The executor (linked in from the topocoll archive) calls them for `native`. Left alone, those calls would
 // bind to this library's exported MPI_Alltoall and run topocoll again, with no end for
@@ -48,5 +49,47 @@ int __wrap_MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype
                        const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
   return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
 }
+
+#if MPI_VERSION >= 4
+// The large-count forms, where the MPI library has them.
+int __wrap_MPI_Alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                          MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  return PMPI_Alltoall_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int __wrap_MPI_Alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                           MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                           MPI_Datatype recvtype, MPI_Comm comm) {
+  return PMPI_Alltoallv_c(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}
+
+int __wrap_MPI_Alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                           const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  return PMPI_Alltoallw_c(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+}
+
+int __wrap_MPI_Scatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return PMPI_Scatter_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int __wrap_MPI_Gather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                        MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  return PMPI_Gather_c(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int __wrap_MPI_Scatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                          MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                          MPI_Comm comm) {
+  return PMPI_Scatterv_c(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int __wrap_MPI_Gatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                         const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                         MPI_Comm comm) {
+  return PMPI_Gatherv_c(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+}
+#endif  // MPI_VERSION >= 4
 
 }  // extern "C"
