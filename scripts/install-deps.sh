@@ -15,6 +15,7 @@ packages=(
   libcli11-dev                      # command-line parsing of the tools
   libre2-dev                        # host-name patterns (pattern:REGEX), matched in linear time
   gnuplot-nox                       # plots of the simulated studies (scripts/two-cluster-plot.sh)
+  chromium                          # renders topocoll-plan --svg pictures in a test (headless)
   libfftw3-dev libfftw3-mpi-dev     # drop-in tests: FFTW's distributed 3-D FFT
   hpcc                              # drop-in tests: the HPC Challenge suite (Open MPI build)
   quantum-espresso quantum-espresso-data  # drop-in tests: QE's pw.x (Fortran) and its Si pseudopotential

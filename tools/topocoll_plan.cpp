@@ -9,7 +9,7 @@
 // per-pair sizes of topocoll-bench's traffic pattern around --block-bytes. --network PLATFORM.xml --links
 // counts the flows the schedule puts on every link of the platform's network, round by round,
 // with the lower bound of the worst load (the busiest link's flows over the rounds); the network
-// also gives linkaware its routes.
+// also gives linkaware its routes. --svg FILE draws the schedule as a picture (plan_svg.hpp).
 // For a scatter or gather, --calibration FILE with any algorithm also prints Kandalla et al.'s
 // model of it (the root's messages per level, C3 C2 C1, and their predicted time); for alltoall
 // and alltoallv, Liu's flat model (the predicted time). Start-ups on the critical path and L_max
@@ -17,6 +17,8 @@
 // printed for alltoall and alltoallv with or without a calibration.
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <fstream>
+#include <limits>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -25,6 +27,7 @@
 #include "algorithms/registry.hpp"
 #include "bench_pattern.hpp"
 #include "plan_machine.hpp"
+#include "plan_svg.hpp"
 #include "network/platform_description.hpp"
 #include "select/auto_select.hpp"
 #include "model/liu_flat_cost.hpp"
@@ -147,7 +150,7 @@ int main(int argc, char** argv) {
   std::string calibration_path, hostfile, network_path;
   int np = 0;
   bool links = false;
-  std::string pattern_text;
+  std::string pattern_text, svg_path;
   std::uint64_t seed = 1;
   double contention = 1.0;
   app.add_option("--op", op, "collective operation: alltoall, alltoallv (blocks of --block-bytes each), scatter or gather")
@@ -179,6 +182,10 @@ int main(int argc, char** argv) {
                  "alltoallv: topocoll-bench's traffic pattern around --block-bytes (uniform, random, zipf:S, "
                  "sparse:K, hotspot:H)");
   app.add_option("--seed", seed, "with --pattern: its seed, as topocoll-bench's")->capture_default_str();
+  app.add_option("--svg", svg_path,
+                 "also draw the schedule as an SVG picture in FILE: ranks grouped by the topology's levels, "
+                 "rounds left to right, one arrow per message (its width its bytes); with --network, every loaded "
+                 "link's flows per round under it");
   app.add_flag("--verify", verify_it, "also run the schedule verifier; exit 1 if it fails");
   app.add_flag("--list", list, "list the algorithms of --op and exit");
   app.add_flag("--choose-only", choose_only,
@@ -326,6 +333,26 @@ int main(int argc, char** argv) {
   if (verify_it) verdict = verify(schedule, layout);
   std::optional<LinkLoads> loads;
   if (links) loads = link_loads(schedule, *network, rank_hosts);
+  if (!svg_path.empty()) {
+    if (stats.total.messages > tools::kMostSvgMessages) {
+      std::cerr << "topocoll-plan: --svg draws at most " << tools::kMostSvgMessages << " messages; this schedule has "
+                << stats.total.messages << " (fewer ranks, or another algorithm)\n";
+      return 2;
+    }
+    // Every loaded link of every round, not only the busiest the --links table lists.
+    std::optional<LinkLoads> every_link;
+    if (network) every_link = link_loads(schedule, *network, rank_hosts, std::numeric_limits<std::size_t>::max());
+    std::ofstream file(svg_path);
+    const tools::SvgCaption caption{op + " " + algorithm_name + " on " + topology->describe() + ", " +
+                                    std::to_string(block_bytes) + " bytes per block: " + std::to_string(stats.rounds) +
+                                    " rounds, " + std::to_string(stats.total.messages) + " messages"};
+    tools::write_schedule_svg(file, schedule, *topology, every_link ? &*every_link : nullptr, caption);
+    if (!file.flush()) {
+      std::cerr << "topocoll-plan: cannot write " << svg_path << '\n';
+      return 2;
+    }
+    std::cerr << "topocoll-plan: wrote " << svg_path << '\n';
+  }
   // Liu's flat model: its start-ups and L_max need no calibration, its time does.
   std::optional<LiuFlatCost> flat;
   if (!is_rooted(operation)) {
