@@ -25,6 +25,7 @@
 #include <optional>
 
 #include "algorithms/registry.hpp"
+#include "algorithms/round_plan.hpp"
 #include "bench_pattern.hpp"
 #include "plan_machine.hpp"
 #include "plan_svg.hpp"
@@ -41,6 +42,11 @@
 using namespace topocoll;
 
 namespace {
+
+// The text format lists every rank's rounds up to this many ranks.
+constexpr int kMostRanksListed = 1024;
+// Every rank's schedule is held at once (the verifier, link loads, the picture) up to this many.
+constexpr int kMostRanksHeld = 4096;
 
 // Kandalla et al.'s model of a rooted schedule: C_l and the time per level.
 void print_root_path(const RootPathCost& cost, double contention) {
@@ -326,8 +332,36 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  const Schedule schedule = build_full_schedule(*algorithm, problem);
-  const ScheduleStats stats = compute_stats(schedule, topology);
+  // Every rank's schedule at once only where something reads it whole (the rounds listed, the
+  // verifier, link loads, the picture, the rooted model); the statistics and the flat models
+  // are read one rank at a time, so that thousands of ranks fit in memory.
+  const bool list_rounds = format == "text" && problem.size <= kMostRanksListed;
+  const bool rooted_model = is_rooted(operation) && calibration.has_value();
+  const bool whole = list_rounds || verify_it || links || !svg_path.empty() || rooted_model;
+  if (whole && problem.size > kMostRanksHeld) {
+    std::cerr << "topocoll-plan: --verify, --links, --svg and the rooted model read every rank's schedule at once: "
+              << "at most " << kMostRanksHeld << " ranks (this topology has " << problem.size
+              << "); without them the statistics are read one rank at a time\n";
+    return 2;
+  }
+  Schedule schedule;
+  StatsAccumulator stats_of_ranks(topology);
+  std::optional<LiuFlatAccumulator> flat_of_ranks;
+  if (!is_rooted(operation)) {
+    flat_of_ranks.emplace(calibration ? LiuFlatParams::of(calibration->machine()) : LiuFlatParams{});
+  }
+  const auto take = [&](int rank, const RankSchedule& part) {
+    stats_of_ranks.add(rank, part);
+    if (flat_of_ranks) flat_of_ranks->add(part);
+  };
+  if (whole) {
+    schedule = build_full_schedule(*algorithm, problem);
+    for (int r = 0; r < problem.size; ++r) take(r, schedule.ranks[static_cast<std::size_t>(r)]);
+  } else {
+    const std::unique_ptr<RoundPlan> plan = algorithm->plan(problem);
+    for (int r = 0; r < problem.size; ++r) take(r, record_rank(*plan, r));
+  }
+  const ScheduleStats& stats = stats_of_ranks.stats();
   const TamWangParams model = TamWangParams::table1(problem.size);
   Verdict verdict;
   if (verify_it) verdict = verify(schedule, layout);
@@ -355,9 +389,7 @@ int main(int argc, char** argv) {
   }
   // Liu's flat model: its start-ups and L_max need no calibration, its time does.
   std::optional<LiuFlatCost> flat;
-  if (!is_rooted(operation)) {
-    flat = liu_flat_cost(schedule, calibration ? LiuFlatParams::of(calibration->machine()) : LiuFlatParams{});
-  }
+  if (flat_of_ranks) flat = flat_of_ranks->result();
   std::optional<RootPathCost> root_path;
   if (is_rooted(operation) && calibration) {
     const MachineCost machine_cost = calibration->machine();
@@ -423,7 +455,12 @@ int main(int argc, char** argv) {
     } else if (flat) {
       std::cout << flat->startups << " start-ups on the critical path, L_max " << flat->max_traffic << " bytes\n";
     }
-    print_schedule_text(std::cout, schedule);
+    if (list_rounds) {
+      print_schedule_text(std::cout, schedule);
+    } else {
+      std::cout << "(the rounds of each rank are listed up to " << kMostRanksListed
+                << " ranks; --format json gives these statistics)\n";
+    }
     if (loads) tools::print_link_loads(std::cout, *loads);
     if (verify_it) std::cout << verdict.summary() << '\n';
   }

@@ -20,38 +20,46 @@ LiuFlatParams LiuFlatParams::of(const MachineCost& machine) {
   return params;
 }
 
-LiuFlatCost liu_flat_cost(const Schedule& schedule, const LiuFlatParams& params) {
-  LiuFlatCost cost;
-  std::size_t rounds = 0;
-  for (const RankSchedule& rank : schedule.ranks) rounds = std::max(rounds, rank.rounds.size());
-  std::vector<std::size_t> traffic(schedule.ranks.size(), 0);
-  for (std::size_t t = 0; t < rounds; ++t) {
-    double slowest_us = 0.0;
-    std::size_t most_messages = 0;
-    for (std::size_t i = 0; i < schedule.ranks.size(); ++i) {
-      const auto& rounds_of_rank = schedule.ranks[i].rounds;
-      if (t >= rounds_of_rank.size()) continue;
-      const Round& round = rounds_of_rank[t];
-      std::size_t sent = 0, received = 0, composed = 0, other = 0;
-      for (const Transfer& send : round.sends) sent += send.bytes();
-      for (const Transfer& recv : round.recvs) received += recv.bytes();
-      for (const LocalCopy& copy : round.copies) {
-        (copy.to.buffer == BufferKind::scratch ? composed : other) += copy.from.length;
-      }
-      const std::size_t load = std::max(sent, received);
-      traffic[i] += load;
-      most_messages = std::max(most_messages, round.sends.size());
-      const double us = static_cast<double>(round.sends.size()) * params.startup_us +
-                        static_cast<double>(load) * params.us_per_byte +
-                        static_cast<double>(composed) * params.us_per_copied_byte +
-                        static_cast<double>(other) * params.us_per_memory_byte;
-      slowest_us = std::max(slowest_us, us);
-    }
-    cost.predicted_us += slowest_us;
-    cost.startups += most_messages;
+void LiuFlatAccumulator::add(const RankSchedule& rank) {
+  if (rank.rounds.size() > slowest_us_.size()) {
+    slowest_us_.resize(rank.rounds.size(), 0.0);
+    most_messages_.resize(rank.rounds.size(), 0);
   }
-  for (std::size_t bytes : traffic) cost.max_traffic = std::max(cost.max_traffic, bytes);
+  std::size_t traffic = 0;
+  for (std::size_t t = 0; t < rank.rounds.size(); ++t) {
+    const Round& round = rank.rounds[t];
+    std::size_t sent = 0, received = 0, composed = 0, other = 0;
+    for (const Transfer& send : round.sends) sent += send.bytes();
+    for (const Transfer& recv : round.recvs) received += recv.bytes();
+    for (const LocalCopy& copy : round.copies) {
+      (copy.to.buffer == BufferKind::scratch ? composed : other) += copy.from.length;
+    }
+    const std::size_t load = std::max(sent, received);
+    traffic += load;
+    most_messages_[t] = std::max(most_messages_[t], round.sends.size());
+    const double us = static_cast<double>(round.sends.size()) * params_.startup_us +
+                      static_cast<double>(load) * params_.us_per_byte +
+                      static_cast<double>(composed) * params_.us_per_copied_byte +
+                      static_cast<double>(other) * params_.us_per_memory_byte;
+    slowest_us_[t] = std::max(slowest_us_[t], us);
+  }
+  max_traffic_ = std::max(max_traffic_, traffic);
+}
+
+LiuFlatCost LiuFlatAccumulator::result() const {
+  LiuFlatCost cost;
+  for (std::size_t t = 0; t < slowest_us_.size(); ++t) {
+    cost.predicted_us += slowest_us_[t];
+    cost.startups += most_messages_[t];
+  }
+  cost.max_traffic = max_traffic_;
   return cost;
+}
+
+LiuFlatCost liu_flat_cost(const Schedule& schedule, const LiuFlatParams& params) {
+  LiuFlatAccumulator accumulator(params);
+  for (const RankSchedule& rank : schedule.ranks) accumulator.add(rank);
+  return accumulator.result();
 }
 
 }  // namespace topocoll

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "model/machine_cost.hpp"
 #include "schedule/schedule.hpp"
@@ -35,6 +36,21 @@ struct LiuFlatCost {
   double predicted_us = 0.0;
   std::size_t startups = 0;      // sum over rounds of the most messages a rank starts
   std::size_t max_traffic = 0;   // L_max, bytes
+};
+
+// The model told one rank's schedule at a time (the round's busiest rank and its most messages
+// kept per round): what liu_flat_cost computes, without every rank's schedule at once.
+class LiuFlatAccumulator {
+ public:
+  explicit LiuFlatAccumulator(const LiuFlatParams& params) : params_(params) {}
+  void add(const RankSchedule& rank);
+  LiuFlatCost result() const;
+
+ private:
+  LiuFlatParams params_;
+  std::vector<double> slowest_us_;          // per round: the busiest rank's time
+  std::vector<std::size_t> most_messages_;  // per round: the most messages a rank starts
+  std::size_t max_traffic_ = 0;
 };
 
 LiuFlatCost liu_flat_cost(const Schedule& schedule, const LiuFlatParams& params);

@@ -30,6 +30,20 @@ struct ScheduleStats {
   std::size_t max_messages_per_rank = 0;  // sends of the busiest rank
 };
 
+// The statistics told one rank's schedule at a time (any order), so that a tool need not hold
+// every rank's at once (topocoll-plan at thousands of ranks). `topology` may be null (then
+// everything counts as one group).
+class StatsAccumulator {
+ public:
+  explicit StatsAccumulator(const Topology* topology);
+  void add(int rank, const RankSchedule& schedule);
+  const ScheduleStats& stats() const { return stats_; }
+
+ private:
+  const Topology* topology_;
+  ScheduleStats stats_;
+};
+
 // `topology` may be null (then everything counts as one group).
 ScheduleStats compute_stats(const Schedule& schedule, const Topology* topology);
 
