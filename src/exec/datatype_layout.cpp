@@ -23,8 +23,8 @@ bool is_predefined(MPI_Datatype type) {
   return combiner == MPI_COMBINER_NAMED;
 }
 
+// For a derived datatype (predefined ones are always committed).
 MaybeFailure check_committed(MPI_Datatype type, const std::string& role) {
-  if (is_predefined(type)) return std::nullopt;
   MPI_Comm probe = MPI_COMM_NULL;
   if (auto failure = local_probe_comm(probe)) return failure;
   // One element, not zero: MPICH checks the datatype only when there is something to send.
@@ -78,12 +78,38 @@ bool is_plain_bytes(MPI_Datatype type) {
   return base_is_plain;
 }
 
+// Predefined datatypes never change: each thread keeps the layouts of the last few it described,
+// so that a program's MPI_INT costs one query per call, not seven.
+struct KnownPredefined {
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  DatatypeLayout layout;
+};
+constexpr std::size_t kKnownPredefined = 8;
+thread_local KnownPredefined known_predefined[kKnownPredefined];
+thread_local std::size_t next_known = 0;
+
+const DatatypeLayout* known_layout(MPI_Datatype type) {
+  for (const KnownPredefined& known : known_predefined) {
+    if (known.type == type) return &known.layout;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 MaybeFailure describe_datatype(MPI_Datatype type, const char* role, DatatypeLayout& layout) {
+  if (type == MPI_DATATYPE_NULL) return Failure{MPI_ERR_TYPE, "the " + std::string(role) + " is MPI_DATATYPE_NULL"};
+  const bool predefined = is_predefined(type);
+  if (predefined) {
+    if (const DatatypeLayout* known = known_layout(type)) {
+      layout = *known;
+      return std::nullopt;
+    }
+  }
   const std::string name(role);
-  if (type == MPI_DATATYPE_NULL) return Failure{MPI_ERR_TYPE, "the " + name + " is MPI_DATATYPE_NULL"};
-  if (auto failure = check_committed(type, name)) return failure;
+  if (!predefined) {
+    if (auto failure = check_committed(type, name)) return failure;
+  }
   MPI_Count size = 0;
   int rc = MPI_Type_size_x(type, &size);
   if (rc != MPI_SUCCESS || size == MPI_UNDEFINED || size < 0) {
@@ -95,6 +121,10 @@ MaybeFailure describe_datatype(MPI_Datatype type, const char* role, DatatypeLayo
   rc = MPI_Type_get_true_extent(type, &layout.true_lb, &layout.true_extent);
   if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Type_get_true_extent", rc);
   layout.plain_bytes = is_plain_bytes(type);
+  if (predefined) {
+    known_predefined[next_known] = KnownPredefined{type, layout};
+    next_known = (next_known + 1) % kKnownPredefined;
+  }
   return std::nullopt;
 }
 

@@ -97,14 +97,15 @@ using Posting = std::pair<const TransferDescription*, PointToPoint::Direction>;
 // done has both of its sides posted at the front of their windows (of 2 or more) and
 // completes; no bounded round can deadlock, whatever its peers. The order of the messages
 // between two ranks, which MPI matching follows, is the schedule's.
-std::vector<Posting> posting_order(const PlannedRound& round, bool bounded, int rank, int size) {
+// `order` is the caller's, reused from round to round.
+void posting_order(const PlannedRound& round, bool bounded, int rank, int size, std::vector<Posting>& order) {
   using Direction = PointToPoint::Direction;
-  std::vector<Posting> order;
+  order.clear();
   order.reserve(round.recvs.size() + round.sends.size());
   if (!bounded) {
     for (const TransferDescription& t : round.recvs) order.emplace_back(&t, Direction::receive);
     for (const TransferDescription& t : round.sends) order.emplace_back(&t, Direction::send);
-    return order;
+    return;
   }
   const std::size_t pairs = std::max(round.recvs.size(), round.sends.size());
   for (std::size_t i = 0; i < pairs; ++i) {
@@ -117,7 +118,6 @@ std::vector<Posting> posting_order(const PlannedRound& round, bool bounded, int 
   };
   std::stable_sort(order.begin(), order.end(),
                    [&](const Posting& a, const Posting& b) { return colour(a) < colour(b); });
-  return order;
 }
 
 // A round in which the rank only sends one message, kept in no later round and overlapping no
@@ -152,7 +152,19 @@ MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers,
   // against it: they complete within the round that posts them (earlier than the schedule
   // allows, which is always correct).
   std::vector<OwnedDatatype> lasting_types;
-  std::vector<std::unique_ptr<RequestWindow>> due(plan.rounds.size());
+  std::vector<std::unique_ptr<RequestWindow>> due;  // sized at the first such transfer
+  const auto wait_for_due = [&](std::size_t t) {
+    if (t < due.size() && due[t]) keep(due[t]->wait_all());
+  };
+  // One window and one posting order for every round: their memory is taken once per call.
+  RequestWindow window(comm, tag, capacity);
+  std::vector<Posting> order;
+  if (!bounded) {
+    std::size_t most = 0;
+    for (const PlannedRound& round : plan.rounds) most = std::max(most, round.sends.size() + round.recvs.size());
+    window.reserve(most);
+    order.reserve(most);
+  }
   for (std::size_t t = 0; t < plan.rounds.size(); ++t) {
     const PlannedRound& round = plan.rounds[t];
     run_local_copies(round, buffers, settings, false);
@@ -166,11 +178,11 @@ MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers,
       } else {
         keep(send_now(operation, comm, tag));
       }
-      if (due[t]) keep(due[t]->wait_all());
+      wait_for_due(t);
       continue;
     }
-    RequestWindow window(comm, tag, capacity);
-    for (const auto& [transfer, direction] : posting_order(round, bounded, rank, size)) {
+    posting_order(round, bounded, rank, size, order);
+    for (const auto& [transfer, direction] : order) {
       const bool lasting = !bounded && transfer->overlap_rounds > 0;
       const bool empty = direction == PointToPoint::Direction::send ? empty_sends : settings.hollow;
       PointToPoint operation;
@@ -181,6 +193,7 @@ MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers,
       }
       RequestWindow* target = &window;
       if (lasting) {  // build_execution_plan checked that t + overlap_rounds is a round
+        if (due.empty()) due.resize(plan.rounds.size());
         auto& slot = due[t + transfer->overlap_rounds];
         if (!slot) slot = std::make_unique<RequestWindow>(comm, tag, 0);
         target = slot.get();
@@ -188,8 +201,9 @@ MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers,
       target->post(operation);
     }
     run_local_copies(round, buffers, settings, true);
-    keep(window.wait_all());
-    if (due[t]) keep(due[t]->wait_all());
+    keep(window.wait_all());  // empties the window for the next round, keeping its memory
+    window.cancel_in_flight();  // (what a failed wait left: as the window of a round alone did)
+    wait_for_due(t);
   }
   return first_failure;
 }

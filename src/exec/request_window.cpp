@@ -35,13 +35,25 @@ RequestWindow::RequestWindow(MPI_Comm comm, int tag, std::size_t capacity)
   }
 }
 
-RequestWindow::~RequestWindow() {
+RequestWindow::~RequestWindow() { cancel_in_flight(); }
+
+void RequestWindow::reserve(std::size_t requests) {
+  requests_.reserve(requests);
+  posted_.reserve(requests);
+  statuses_.reserve(requests);
+}
+
+void RequestWindow::cancel_in_flight() {
   if (in_flight_ == 0 || !may_free_handles()) return;
   for (MPI_Request& request : requests_) {
     if (request == MPI_REQUEST_NULL) continue;
     MPI_Cancel(&request);
     MPI_Request_free(&request);
   }
+  in_flight_ = 0;
+  requests_.clear();
+  posted_.clear();
+  free_slots_.clear();
 }
 
 void RequestWindow::record(MaybeFailure failure) {

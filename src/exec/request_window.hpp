@@ -44,8 +44,12 @@ class RequestWindow {
   // Posts the operation, waiting for a free slot first when the window is full. A failure
   // is recorded and returned by wait_all, never returned here: the caller goes on posting.
   void post(const PointToPoint& operation);
-  // Completes every request in flight; returns the first failure of the window's life.
+  // Completes every request in flight; returns the first failure since the last wait_all.
   MaybeFailure wait_all();
+  // Room for `requests` in flight at once without reallocating (an unbounded window's largest round).
+  void reserve(std::size_t requests);
+  // Cancels and frees what a failed wait left in flight, leaving the window empty for reuse.
+  void cancel_in_flight();
   std::size_t in_flight() const { return in_flight_; }
 
  private:

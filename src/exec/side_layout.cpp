@@ -41,29 +41,35 @@ MaybeFailure layout_side(const SideArguments& side, SideShape shape, int size, i
   layout = SideLayout{};
   layout.staged = shape != SideShape::unused && (force_staged || !types.plain_bytes());
   // A per-peer count is named with its index ("receive count 3"); one count for all is not.
+  // (The names are built only for a failure's message: every call would pay for them.)
   const bool indexed = shape == SideShape::every_peer && side.per_peer_counts();
-  const std::string count_name = std::string(side_name) + " count", one_count = "the " + count_name;
   constexpr auto kLargest = std::numeric_limits<MPI_Aint>::max();
+  const auto count_name = [&] { return std::string(side_name) + " count"; };
   const auto past_the_address_space = [&](int q) {
-    const std::string which = indexed ? "the blocks of " + count_name + "s 0 to " + std::to_string(q)
+    const std::string which = indexed ? "the blocks of " + count_name() + "s 0 to " + std::to_string(q)
                                       : "the " + std::string(side_name) + " buffer";
     return Failure{MPI_ERR_COUNT, which + " would reach past the address space"};
   };
   // Each block's start in bytes from the buffer argument (unstaged), or in the packed copy, kept
   // in layout.offset (as the two's complement of a negative start) until the base is known:
-  // no vector of its own per call.
-  layout.offset.reserve(static_cast<std::size_t>(size));
+  // no vector of its own per call. Each vector is allocated once.
+  const auto blocks = static_cast<std::size_t>(size);
+  layout.offset.reserve(blocks);
+  layout.bytes.reserve(blocks);
+  layout.elements.reserve(blocks);
+  layout.displs.reserve(blocks);
   MPI_Aint lowest = 0;
   for (int q = 0; q < size; ++q) {
     const UserBlock block = user_block(side, shape, root, q);
     // (A block of no elements reads no type: the side's may be unset where it is not used.)
     const std::size_t type_size = block.elements == 0 ? 0 : types.layout_of(q).size;
     std::size_t bytes = 0;
-    if (auto failure = checked_bytes(block.elements, type_size, indexed ? count_name.c_str() : one_count.c_str(), bytes,
-                                     indexed ? q : -1)) {
-      return failure;
+    if (type_size != 0 && block.elements > static_cast<std::size_t>(kLargest) / type_size) {
+      const std::string role = indexed ? count_name() : "the " + count_name();
+      return checked_bytes(block.elements, type_size, role.c_str(), bytes, indexed ? q : -1);
     }
-    const auto length = static_cast<MPI_Aint>(bytes);  // checked_bytes keeps it within MPI_Aint
+    bytes = block.elements * type_size;
+    const auto length = static_cast<MPI_Aint>(bytes);  // within MPI_Aint, by the check above
     MPI_Aint at = 0;
     if (layout.staged) {
       at = static_cast<MPI_Aint>(layout.total);
