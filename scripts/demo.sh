@@ -1,9 +1,40 @@
 #!/usr/bin/env bash
-# The main job, reduced: the LG paper's Fig. 4 on the simulated two-cluster grid
-# (platforms/two-clusters-20-40: Grid'5000 Nancy + Rennes, 20 + 40 nodes, 10 Gbps backbone):
-# topocoll's lg and auto beside what Open MPI's and MPICH's decision logic would run, with the
-# platform's lower bound, as a table and a log-log plot. Installs what is missing and builds
-# first. Full studies: scripts/two-cluster-experiment.sh (Figs. 4-6), scripts/crossbar-experiment.sh
-# (Tam and Wang's Fig. 2). Usage: scripts/demo.sh [OUT-DIR]
+# The main job: a tour of the networks of topocoll's five papers, each reduced to seconds of
+# simulation (SimGrid's SMPI), topocoll against the MPI libraries' own algorithms (SMPI runs
+# Open MPI's and MPICH's decision logic) with each network's lower bound, every number validated
+# byte for byte against the MPI library's result where the buffers are real. Sections, in order
+# (each a script of its own that also runs alone, with its table and picture):
+#   two clusters (LG)        scripts/two-cluster-demo.sh  alltoall on the LG paper's grid
+#   switch tree (topo)       scripts/tour-switch-tree.sh  gather and scatter on an InfiniBand tree
+#   multi-layer full mesh    scripts/tour-mlfm.sh         congestion-free alltoall, flows per link
+#   crossbar (Tam and Wang)  scripts/tour-crossbar.sh     the four schedules against their model
+#   skewed alltoallv (Liu)   scripts/tour-alltoallv.sh    irregular traffic on two clusters
+# Every table starts with "== tour: <section>" and has the columns auto, native ompi, native
+# mpich, bound, speed-up (the better native over auto) and valid. About three minutes on 2 cores
+# after the build; installs what is missing and builds first. The last line lists the pictures.
+# Full studies: docs/results.md, each beside its script. Usage: scripts/demo.sh [OUT-DIR]
 set -euo pipefail
-exec "$(dirname "$0")/two-cluster-demo.sh" "$@"
+cd "$(dirname "$0")/.."
+out=${1:-$PWD/build/tour}
+mkdir -p "$out"
+start=$SECONDS
+# shellcheck source=tour-build.sh
+source scripts/tour-build.sh
+export TOPOCOLL_TOUR_BUILT=1  # the sections need not look again
+
+sections=(two-clusters switch-tree mlfm crossbar alltoallv)
+pictures=()
+for section in "${sections[@]}"; do
+  echo "tour: $section ($((SECONDS - start)) s)..." >&2
+  echo
+  case $section in
+    two-clusters)
+      scripts/two-cluster-demo.sh "$out/$section"
+      pictures+=("$out/$section/two-cluster-demo.png") ;;
+    *)
+      scripts/tour-$section.sh "$out/$section"
+      pictures+=("$out/$section/$section.png") ;;
+  esac
+done
+echo
+echo "tour: done in $((SECONDS - start)) s; pictures: ${pictures[*]}"

@@ -11,18 +11,8 @@ repo=$PWD
 out=${1:-$repo/build/two-cluster-demo}
 mkdir -p "$out"
 
-scripts/install-deps.sh
-# Only the two tools it runs: the benchmark (simulated flavour) and topocoll-platform (mpi).
-newer_sources() { [[ -n "$(find src include tools -newer "$1" -print -quit 2>/dev/null)" ]]; }
-for tool in smpi/topocoll-bench mpi/topocoll-platform; do
-  flavour=${tool%%/*}
-  binary=build/$flavour/tools/${tool#*/}
-  if [[ ! -x $binary ]] || newer_sources "$binary"; then
-    echo "demo: building ${tool#*/} (build/$flavour)..." >&2
-    cmake --preset "$flavour" >/dev/null
-    cmake --build "build/$flavour" -j "$(nproc)" --target "${tool#*/}" >/dev/null
-  fi
-done
+# shellcheck source=tour-build.sh
+source scripts/tour-build.sh
 
 platform=two-clusters-20-40
 np=60
@@ -59,8 +49,9 @@ awk -F, '
     if ($9 == "no") bad = bad " " $2 "@" $4
   }
   END {
-    printf "\nLG paper Fig. 4, reduced: alltoall on two-clusters-20-40 (simulated), time in ms until the last rank is done\n"
-    printf "%9s %12s %12s %10s %10s %16s %12s %10s\n", "block", "native ompi", "native mpich", "lg", "auto", "best flat", "speed-up", "bound"
+    printf "== tour: two clusters (LG), alltoall on two-clusters-20-40, 60 ranks, simulated ==\n"
+    printf "LG paper Fig. 4, reduced: time in ms until the last rank is done\n"
+    printf "%9s %12s %12s %10s %10s %16s %12s %10s %6s\n", "block", "native ompi", "native mpich", "lg", "auto", "best flat", "speed-up", "bound", "valid"
     n = 0; for (s in sizes) list[++n] = s + 0
     for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (list[j] < list[i]) { x = list[i]; list[i] = list[j]; list[j] = x }
     for (i = 1; i <= n; i++) {
@@ -68,8 +59,8 @@ awk -F, '
       split("direct pairwise bruck", flat, " ")
       for (k = 1; k <= 3; k++) if ((s, flat[k]) in t && (best == "" || t[s, flat[k]] < best)) { best = t[s, flat[k]]; which = flat[k] }
       native = t[s, "ompi"] < t[s, "mpich"] ? t[s, "ompi"] : t[s, "mpich"]
-      printf "%9d %12.2f %12.2f %10.2f %10.2f %9.2f %-6s %11.2fx %10.2f\n", s, t[s, "ompi"], t[s, "mpich"], t[s, "lg"],
-        t[s, "auto"], best, which, native / t[s, "auto"], bound[s]
+      printf "%9d %12.2f %12.2f %10.2f %10.2f %9.2f %-6s %11.2fx %10.2f %6s\n", s, t[s, "ompi"], t[s, "mpich"], t[s, "lg"],
+        t[s, "auto"], best, which, native / t[s, "auto"], bound[s], s <= 65536 ? (bad == "" ? "yes" : "no") : "-"
     }
     if (bad != "") { printf "\nINVALID results:%s\n", bad; exit 1 }
     printf "\nValidated byte for byte against MPI_Alltoall up to 64 KiB (timing only above). speed-up: the better native over auto;\n"
