@@ -49,7 +49,7 @@ double time_alltoall(MPI_Comm comm, bench::MessageBuffer& send, bench::MessageBu
 }
 
 void log_size(const std::vector<ValidationPoint>& points, std::size_t bytes, const std::string& auto_pick,
-              std::ostream& log) {
+              double noise, std::ostream& log) {
   const ValidationPoint* fastest = nullptr;
   const ValidationPoint* picked = nullptr;
   for (const ValidationPoint& v : points) {
@@ -69,7 +69,7 @@ void log_size(const std::vector<ValidationPoint>& points, std::size_t bytes, con
         << std::defaultfloat << std::setprecision(6) << "% above the fastest measured (" << fastest->algorithm
         << ")";
     // What auto then does (select/validation_check.hpp): these measurements outrank the model.
-    if (picked != fastest && picked->measured_us > fastest->measured_us * (1.0 + kValidationNoise)) {
+    if (picked != fastest && picked->measured_us > fastest->measured_us * (1.0 + noise)) {
       log << "; beyond the noise, so auto runs " << fastest->algorithm
           << " here, and between the validated sizes prices the algorithms from these times";
     }
@@ -125,7 +125,7 @@ std::vector<ValidationPoint> validate_calibration(MPI_Comm comm, const Calibrati
       v.measured_us = time_alltoall(comm, send, recv, bytes, options, settings.repetitions, sync);
       points.push_back(std::move(v));
     }
-    log_size(points, bytes, describe_run(choice.algorithm, choice.knobs), log);
+    log_size(points, bytes, describe_run(choice.algorithm, choice.knobs), validation_noise(calibration), log);
   }
   return points;
 }

@@ -146,6 +146,10 @@ Calibration read(const json& root) {
     v.measured_us = number(point, at, "measured_us", true);
     c.validation.push_back(std::move(v));
   });
+  if (const auto found = root.find("validation_noise"); found != root.end() && !found->is_null()) {
+    c.validation_noise = number(root, "", "validation_noise", false);
+    if (!(*c.validation_noise < 1.0)) fail("validation_noise", "must be a fraction below 1 (0.05: 5%)");
+  }
   if (const auto found = root.find("decisions"); found != root.end() && !found->is_null()) {
     c.decisions = read_decisions(*found);
   }
@@ -282,6 +286,7 @@ std::string calibration_to_json(const Calibration& c) {
     }
     root["validation"] = points;
   }
+  if (c.validation_noise) root["validation_noise"] = *c.validation_noise;
   if (!c.decisions.empty()) root["decisions"] = decisions_to_json(c.decisions);
   return root.dump(2) + "\n";
 }

@@ -17,7 +17,7 @@
 //                          "bytes_per_s": 3.6e10}],
 //    "copy": {"bytes_per_s": 5e9, "source": "given"},
 //    "validation": [{"operation": "alltoall", "bytes": 1024, "algorithm": "direct",
-//                    "predicted_us": 5120.4, "measured_us": 5301.2}, ...],
+//                    "predicted_us": 5120.4, "measured_us": 5301.2}, ...], "validation_noise": 0.005,
 //    "decisions": [{"operation": "alltoall", "ranks": 60, "shape": "cluster:2x30 node:60x1",
 //                   "from_bytes": 1024, "to_bytes": 65535, "algorithm": "pairwise", ...}, ...]}
 //
@@ -133,6 +133,9 @@ struct Calibration {
   std::vector<GroupCapacityCalibration> group_capacities;  // absent in files from before it was measured
   CopyCalibration copy;
   std::vector<ValidationPoint> validation;
+  // What the validation's times may differ by and still be noise, as a fraction; absent: 5%
+  // (a real machine's). A simulated machine's times repeat exactly (validation_check.hpp).
+  std::optional<double> validation_noise;
   std::vector<Decision> decisions;  // topocoll-tune's table; no two entries overlap
 
   // The model's parameters (us and bytes per us).

@@ -69,7 +69,9 @@ std::optional<ValidatedChoice> overrule_by_validation(Operation operation, std::
       fastest_us = us;
     }
   }
-  if (!pick_us || fastest == model_pick || *pick_us <= fastest_us * (1.0 + kValidationNoise)) return std::nullopt;
+  if (!pick_us || fastest == model_pick || *pick_us <= fastest_us * (1.0 + validation_noise(calibration))) {
+    return std::nullopt;
+  }
   const std::string where = lo == hi ? "at " + std::to_string(lo) + " B per block"
                                      : "between " + std::to_string(lo) + " and " + std::to_string(hi) + " B per block";
   return ValidatedChoice{fastest, "the calibration's validation (" + where + " " + fastest +

@@ -26,6 +26,7 @@ Calibration sample() {
   c.group_capacities = {{"node", 0, 16, 240, 3.6e10}};
   c.copy = {5e9, "given"};
   c.validation = {{"alltoall", 1024, "direct", 5120.5, 5301.25}, {"alltoall", 1024, "native", std::nullopt, 5200.0}};
+  c.validation_noise = 0.005;
   return c;
 }
 
@@ -53,6 +54,7 @@ TEST(CalibrationFile, RoundTrip) {
   EXPECT_EQ(back->validation[0].algorithm, "direct");
   EXPECT_NEAR(*back->validation[0].error(), (5120.5 - 5301.25) / 5301.25, 1e-12);
   EXPECT_FALSE(back->validation[1].predicted_us);  // native: measured only
+  EXPECT_EQ(back->validation_noise, std::optional<double>(0.005));
   EXPECT_FALSE(back->validation[1].error());
 
   Calibration older = c;  // files from before the near share was measured

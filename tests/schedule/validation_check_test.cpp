@@ -53,5 +53,24 @@ TEST(ValidationCheck, TheModelStandsWhereTheMeasurementsSayNothingAgainstIt) {
       << "another operation";
 }
 
+// The noise the calibration records: a simulated machine's (0.5%) lets a 1.2% difference
+// overrule the model, a real machine's default (5%) does not.
+TEST(ValidationCheck, TheCalibrationsNoiseDecidesWhatOverrules) {
+  Calibration calibration;
+  calibration.ranks = 24;
+  calibration.validation = {{"alltoall", 65536, "overlap", 12058.6, 12261.6},
+                            {"alltoall", 65536, "native", std::nullopt, 12111.6}};
+  const auto overruled = [&] {
+    return overrule_by_validation(Operation::alltoall, 65536, 24, "overlap", calibration,
+                                  algorithms_for(Operation::alltoall));
+  };
+  EXPECT_FALSE(overruled()) << "1.2% is within a real machine's 5%";
+  calibration.validation_noise = kSimulatedValidationNoise;
+  const auto simulated = overruled();
+  ASSERT_TRUE(simulated);
+  EXPECT_EQ(simulated->algorithm, "native");
+  EXPECT_DOUBLE_EQ(validation_noise(calibration), 0.005);
+}
+
 }  // namespace
 }  // namespace topocoll
