@@ -40,7 +40,7 @@ scripts/two-cluster-bound.sh platforms/$platform.xml 1:524288 >"$out/bound.csv"
 grep '^#' "$out/ompi.cfg" | sed 's/^/  /' >&2 || true
 
 # One line per size: times (max over ranks from a common start) in ms.
-awk -F, '
+awk -F, -f scripts/tour-common.awk -f <(cat <<'AWK'
   FILENAME ~ /bound/ { if ($1 != "n1") bound[$4] = $5 / 1000; next }
   $1 != "alltoall" { next }
   {
@@ -52,8 +52,7 @@ awk -F, '
     printf "== tour: two clusters (LG), alltoall on two-clusters-20-40, 60 ranks, simulated ==\n"
     printf "LG paper Fig. 4, reduced: time in ms until the last rank is done\n"
     printf "%9s %12s %12s %10s %10s %16s %12s %10s %6s\n", "block", "native ompi", "native mpich", "lg", "auto", "best flat", "speed-up", "bound", "valid"
-    n = 0; for (s in sizes) list[++n] = s + 0
-    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (list[j] < list[i]) { x = list[i]; list[i] = list[j]; list[j] = x }
+    n = ascending(sizes, list)
     for (i = 1; i <= n; i++) {
       s = list[i]; best = ""; which = ""
       split("direct pairwise bruck", flat, " ")
@@ -66,7 +65,9 @@ awk -F, '
     printf "\nValidated byte for byte against MPI_Alltoall up to 64 KiB (timing only above). speed-up: the better native over auto;\n"
     printf "auto: the algorithm the cost model calibrated on this platform (platforms/two-clusters-20-40.calibration.json) predicts fastest.\n"
     printf "Why lg wins where it wins and loses where it loses, and what auto runs: docs/results.md (Two clusters).\n"
-  }' "$out/bound.csv" "$out/ompi.csv" "$out/mpich.csv" | tee "$out/table.txt"
+  }
+AWK
+) "$out/bound.csv" "$out/ompi.csv" "$out/mpich.csv" | tee "$out/table.txt"
 
 # The plot: the same numbers, log-log (the study's Fig. 4 plot).
 scripts/two-cluster-plot.sh --sizes "$out/two-cluster-demo.png" \

@@ -347,12 +347,18 @@ int main(int argc, char** argv) {
   Schedule schedule;
   StatsAccumulator stats_of_ranks(topology);
   std::optional<LiuFlatAccumulator> flat_of_ranks;
+  // Tam-Wang's time: the registry's closed form, or read off the ranks in this same pass (the
+  // json format shows it; predict_tam_wang_us would build every rank's schedule again).
+  const TamWangParams model = TamWangParams::table1(problem.size);
+  std::optional<TamWangAccumulator> tam_wang_of_ranks;
+  if (format == "json" && algorithm->predict_us == nullptr) tam_wang_of_ranks.emplace(model);
   if (!is_rooted(operation)) {
     flat_of_ranks.emplace(calibration ? LiuFlatParams::of(calibration->machine()) : LiuFlatParams{});
   }
   const auto take = [&](int rank, const RankSchedule& part) {
     stats_of_ranks.add(rank, part);
     if (flat_of_ranks) flat_of_ranks->add(part);
+    if (tam_wang_of_ranks) tam_wang_of_ranks->add(part);
   };
   if (whole) {
     schedule = build_full_schedule(*algorithm, problem);
@@ -362,7 +368,6 @@ int main(int argc, char** argv) {
     for (int r = 0; r < problem.size; ++r) take(r, record_rank(*plan, r));
   }
   const ScheduleStats& stats = stats_of_ranks.stats();
-  const TamWangParams model = TamWangParams::table1(problem.size);
   Verdict verdict;
   if (verify_it) verdict = verify(schedule, layout);
   std::optional<LinkLoads> loads;
@@ -408,7 +413,8 @@ int main(int argc, char** argv) {
     out["block_bytes"] = block_bytes;
     out["topology"] = topology_spec;
     if (is_rooted(operation)) out["root"] = root;
-    out["predicted_us_tam_wang_table1"] = predict_tam_wang_us(*algorithm, problem, model);
+    out["predicted_us_tam_wang_table1"] =
+        tam_wang_of_ranks ? tam_wang_of_ranks->result() : algorithm->predict_us(problem, model);
     if (choice) out["auto"] = auto_choice_json(*choice, calibration_path, all_us, choose_us);
     if (root_path) out["root_path_model"] = root_path_json(*root_path, contention);
     if (pattern) out["pattern"] = pattern->describe();

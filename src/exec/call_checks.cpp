@@ -315,6 +315,7 @@ MaybeFailure check_call(const CallArguments& a, const CollectiveOptions& options
   }
 
   const SideTypes recv_types = side_types(a.recv, w, checked.recv_type, checked.recv_types);
+  const SideTypes send_types = side_types(a.send, w, checked.send_type, checked.send_types);
   if (auto failure = layout_side(a.recv, recv, size, a.root, recv_types, false, "receive", checked.recv)) {
     return failure;
   }
@@ -324,16 +325,13 @@ MaybeFailure check_call(const CallArguments& a, const CollectiveOptions& options
     if (auto failure = layout_side(a.recv, recv, size, a.root, recv_types, true, "receive", checked.send)) {
       return failure;
     }
-  } else if (auto failure = layout_side(a.send, send, size, a.root,
-                                        side_types(a.send, w, checked.send_type, checked.send_types), false, "send",
-                                        checked.send)) {
+  } else if (auto failure = layout_side(a.send, send, size, a.root, send_types, false, "send", checked.send)) {
     return failure;
   }
   if (recv != SideShape::unused) {
     if (auto failure = check_buffer(a.recv.buffer, checked.recv, recv_types, "receive buffer")) return failure;
   }
   if (send != SideShape::unused) {
-    const SideTypes send_types = side_types(a.send, w, checked.send_type, checked.send_types);
     if (auto failure = check_buffer(a.send.buffer, checked.send, send_types, "send buffer")) return failure;
     if (recv != SideShape::unused && a.send.buffer == a.recv.buffer && a.send.buffer != nullptr &&
         checked.recv.total > 0) {

@@ -35,9 +35,13 @@ std::string excerpt_of(std::string_view text) {
   return std::string(text.substr(0, kLongest)) + "... (" + std::to_string(text.size()) + " characters)";
 }
 
-MaybeFailure checked_bytes(std::size_t count, std::size_t size, const char* role, std::size_t& bytes, int index) {
+bool bytes_fit(std::size_t count, std::size_t size) {
   constexpr auto kLargest = static_cast<std::size_t>(std::numeric_limits<MPI_Aint>::max());
-  if (size != 0 && count > kLargest / size) {
+  return size == 0 || count <= kLargest / size;
+}
+
+MaybeFailure checked_bytes(std::size_t count, std::size_t size, const char* role, std::size_t& bytes, int index) {
+  if (!bytes_fit(count, size)) {
     const std::string named = std::string(role) + (index >= 0 ? " " + std::to_string(index) : "");
     return Failure{MPI_ERR_COUNT, named + " (" + std::to_string(count) + ") times its type's size (" +
                                       std::to_string(size) + " bytes) exceeds the address space"};

@@ -25,6 +25,10 @@ using MaybeFailure = std::optional<Failure>;
 // longer ones cut there, with "... (N characters)".
 std::string excerpt_of(std::string_view text);
 
+// Whether count * size bytes fit the address space (MPI_Aint): checked_bytes' test, for a caller
+// that builds checked_bytes' `role` only when it fails.
+bool bytes_fit(std::size_t count, std::size_t size);
+
 // count * size in bytes, or MPI_ERR_COUNT with both numbers when the product exceeds the
 // address space (MPI_Aint). `role` names the count ("the receive count"), followed by `index`
 // when it is not negative ("receive count 3"); the text is built only for the failure.

@@ -64,7 +64,7 @@ MaybeFailure layout_side(const SideArguments& side, SideShape shape, int size, i
     // (A block of no elements reads no type: the side's may be unset where it is not used.)
     const std::size_t type_size = block.elements == 0 ? 0 : types.layout_of(q).size;
     std::size_t bytes = 0;
-    if (type_size != 0 && block.elements > static_cast<std::size_t>(kLargest) / type_size) {
+    if (!bytes_fit(block.elements, type_size)) {
       const std::string role = indexed ? count_name() : "the " + count_name();
       return checked_bytes(block.elements, type_size, role.c_str(), bytes, indexed ? q : -1);
     }

@@ -13,6 +13,11 @@ namespace topocoll::interpose {
 
 namespace {
 
+// "alltoallw" for MPI_Alltoallw's variable and messages, else the operation's name.
+std::string_view interposed_name(Operation operation, bool per_peer_types) {
+  return per_peer_types ? std::string_view("alltoallw") : to_string(operation);
+}
+
 std::string value_of(const EnvironmentLookup& lookup, const std::string& name) {
   const char* value = lookup(name.c_str());
   return value == nullptr ? std::string() : std::string(value);
@@ -44,9 +49,8 @@ std::string parse_choice(Operation operation, bool per_peer_types, const std::st
   const std::string names = valid_names(operation);
   const std::string padded = ", " + names + ",";
   if (padded.find(", " + choice.requested + ",") == std::string::npos) {
-    const std::string_view name = per_peer_types ? "alltoallw" : to_string(operation);
     return variable_of(operation, per_peer_types) + "='" + value + "' is not " + (is_rooted(operation) ? "a " : "an ") +
-           std::string(name) + " algorithm; valid names: " + names;
+           std::string(interposed_name(operation, per_peer_types)) + " algorithm; valid names: " + names;
   }
   choice.algorithm = choice.requested;
   return {};
@@ -67,7 +71,7 @@ std::string parse_verbose(const std::string& value, bool& verbose) {
 }  // namespace
 
 std::string variable_of(Operation operation, bool per_peer_types) {
-  std::string name = "TOPOCOLL_" + std::string(per_peer_types ? "alltoallw" : to_string(operation));
+  std::string name = "TOPOCOLL_" + std::string(interposed_name(operation, per_peer_types));
   for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return name;
 }
