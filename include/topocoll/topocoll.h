@@ -44,6 +44,29 @@ int topocoll_scatterv(const void* sendbuf, const int sendcounts[], const int dis
 int topocoll_gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                      const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, const char* algorithm);
 
+/* The nonblocking forms of the above (MPI_Ialltoall ... MPI_Igatherv semantics), with the same
+ * algorithms: *request is the caller's to complete with MPI_Wait, MPI_Test or their array forms.
+ * See topocoll.hpp (topocoll::ialltoall) for how the rounds progress and what has no
+ * nonblocking form yet. */
+int topocoll_ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request, const char* algorithm);
+int topocoll_ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                        void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                        MPI_Comm comm, MPI_Request* request, const char* algorithm);
+int topocoll_ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
+                        const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request, const char* algorithm);
+int topocoll_iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request, const char* algorithm);
+int topocoll_igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request, const char* algorithm);
+int topocoll_iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                       void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                       MPI_Request* request, const char* algorithm);
+int topocoll_igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                      const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request,
+                      const char* algorithm);
+
 /* The message of the last error topocoll reported on this thread ("" when none). */
 const char* topocoll_error_message(void);
 

@@ -122,4 +122,37 @@ int scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MP
 int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
             const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, const CollectiveOptions& options = {});
 
+// Nonblocking forms (MPI_Ialltoall ... MPI_Igatherv semantics): the same algorithms and options;
+// *request is the caller's to complete with MPI_Wait, MPI_Test or their array forms (or to drop
+// with MPI_Request_free), and the buffers and arrays stay the caller's to leave alone until it
+// completes. The rounds go out as the program calls MPI: under Open MPI every call that makes
+// progress (MPI_Wait and MPI_Test on the request included) advances them, under MPICH waiting or
+// testing the request does, and so does every topocoll call. An error met on the way comes back
+// from the completion call, in the status's MPI_ERROR. The first call on a communicator, blocking
+// or not, sets it up with every rank (a duplicate, its topology), and a v form whose algorithm
+// asks other ranks for block sizes (lg; binomial and topo for scatterv and gatherv) learns them at
+// its start from those ranks' starts. Without a progress hook in the MPI library (SMPI), or for
+// `liu` and for auto of the v forms, which have no nonblocking form yet, the call does not apply
+// (see CollectiveOptions::inapplicable_reason).
+int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request, const CollectiveOptions& options = {});
+int ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+               const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+               MPI_Request* request, const CollectiveOptions& options = {});
+int ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+               void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+               MPI_Comm comm, MPI_Request* request, const CollectiveOptions& options = {});
+int iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request,
+             const CollectiveOptions& options = {});
+int igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request,
+            const CollectiveOptions& options = {});
+int iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
+              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request,
+              const CollectiveOptions& options = {});
+int igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+             const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request,
+             const CollectiveOptions& options = {});
+
 }  // namespace topocoll

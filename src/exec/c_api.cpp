@@ -80,4 +80,67 @@ extern "C" int topocoll_gatherv(const void* sendbuf, int sendcount, MPI_Datatype
   });
 }
 
+extern "C" int topocoll_ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request,
+                                  const char* algorithm) {
+  return with_algorithm(algorithm, comm, "ialltoall", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request, options);
+  });
+}
+
+extern "C" int topocoll_ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request, const char* algorithm) {
+  return with_algorithm(algorithm, comm, "ialltoallv", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+                                request, options);
+  });
+}
+
+extern "C" int topocoll_ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                   const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                   MPI_Request* request, const char* algorithm) {
+  return with_algorithm(algorithm, comm, "ialltoallw", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                                comm, request, options);
+  });
+}
+
+extern "C" int topocoll_iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request,
+                                 const char* algorithm) {
+  return with_algorithm(algorithm, comm, "iscatter", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request,
+                              options);
+  });
+}
+
+extern "C" int topocoll_igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request,
+                                const char* algorithm) {
+  return with_algorithm(algorithm, comm, "igather", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request,
+                             options);
+  });
+}
+
+extern "C" int topocoll_iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                                  MPI_Comm comm, MPI_Request* request, const char* algorithm) {
+  return with_algorithm(algorithm, comm, "iscatterv", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                               request, options);
+  });
+}
+
+extern "C" int topocoll_igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                                 MPI_Comm comm, MPI_Request* request, const char* algorithm) {
+  return with_algorithm(algorithm, comm, "igatherv", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
+                              request, options);
+  });
+}
+
 extern "C" const char* topocoll_error_message(void) { return topocoll::exec::last_error_message(); }

@@ -10,7 +10,9 @@
 #include "exec/auto_choice.hpp"
 #include "exec/auto_shortcut.hpp"
 #include "exec/block_size_exchange.hpp"
+#include "exec/call_blocks.hpp"
 #include "exec/call_checks.hpp"
+#include "exec/call_steps.hpp"
 #include "exec/comm_state.hpp"
 #include "exec/error_report.hpp"
 #include "exec/execution_plan.hpp"
@@ -25,108 +27,31 @@ namespace topocoll::exec {
 
 namespace {
 
-// What this rank knows of the blocks of the call, for the algorithm's plan: alltoall's are
-// implied by the block size; the v forms' come from the rank's own arguments plus the sizes
-// it is told; scatter's and gather's every rank can work out.
-struct CallBlocks {
-  std::optional<RootedBlocks> uniform_rooted;
-  std::optional<LocalBlocks> local;
-
-  void attach(CheckedCall& call) {
-    const Operation op = call.operation;
-    if (op == Operation::alltoall) return;
-    if (!is_variable(op)) {
-      uniform_rooted.emplace(
-          RootedBlocks::uniform(RootedBlocks::flow_of(op), call.problem.root, call.problem.size, call.block_bytes));
-    }
-    local.emplace(call.rank, call.send, call.recv, uniform_rooted ? &*uniform_rooted : nullptr);
-    call.problem.blocks = &*local;
-  }
-};
-
-MaybeFailure check_applies(const CheckedCall& call) {
-  const Applicability applicability = call.algorithm->supports(call.problem);
-  if (applicability.ok) return std::nullopt;
-  return Failure{MPI_ERR_ARG,
-                 "algorithm '" + std::string(call.algorithm->name) + "' does not apply: " + applicability.reason, true};
-}
-
-MaybeFailure build_plan(const CheckedCall& call, ExecutionPlan& plan) {
-  const RankSchedule schedule = call.algorithm->build(call.problem, call.rank);
-  if (auto failure = build_execution_plan(schedule, call.send.total, call.recv.total, plan)) {
-    failure->message = "the " + std::string(call.algorithm->name) + " schedule is invalid: " + failure->message;
-    return failure;
-  }
-  return std::nullopt;
-}
-
-// The uniform operations' plans are cached per communicator; the v forms build theirs for
-// the call's sizes, after learning those their algorithm asks for (`scratch` holds it).
-MaybeFailure find_or_build_plan(CommState& state, CheckedCall& call, LocalBlocks* blocks, MPI_Comm private_comm,
-                                int size_tag, ExecutionPlan& scratch, const ExecutionPlan*& plan) {
-  if (is_variable(call.operation)) {
-    if (auto failure = exchange_block_sizes(*call.algorithm, call.problem, call.rank, *blocks,
-                                            private_comm, size_tag)) {
-      return failure;
-    }
-    plan = &scratch;
-    return build_plan(call, scratch);
-  }
-  PlanKey key{call.operation, call.problem.root, call.in_place && is_rooted(call.operation),
-              std::string(call.algorithm->name), call.block_bytes, call.problem.knobs,
-              call.algorithm->needs_topology ? call.topology_spec : std::string(),
-              call.algorithm->reads_routes ? call.network_path : std::string()};
-  plan = state.plans().find(key);
-  if (plan != nullptr) return std::nullopt;
-  auto built = std::make_unique<ExecutionPlan>();
-  if (auto failure = build_plan(call, *built)) return failure;
-  plan = state.plans().insert(std::move(key), std::move(built));
-  return std::nullopt;
-}
-
 MaybeFailure run_schedule(const CallArguments& arguments, CheckedCall& call, CallBlocks& blocks) {
-  CommState* state = nullptr;
-  if (auto failure = find_comm_state(arguments.comm, state)) return failure;
-  const CallTags tags = state->next_call_tags();
-  MPI_Comm private_comm = MPI_COMM_NULL;
-  if (call.auto_select) {
-    if (auto failure = state->private_comm(private_comm)) return failure;
-    if (auto failure = resolve_auto(*state, call, private_comm)) return failure;
-    if (call.native) return std::nullopt;  // the decision table named the MPI library's own: run_checked runs it
-    if (!call.algorithm->needs_topology) {
-      if (auto failure = check_applies(call)) return failure;
-    }
-  }
-  // The first call on a communicator discovers its topology, then duplicates it: collective
-  // steps, in the same order on every rank.
-  if (auto failure = attach_topology(*state, call)) return failure;
-  if (auto failure = state->private_comm(private_comm)) return failure;
+  CallSetup setup;
+  if (auto failure = set_up_call(arguments, call, setup)) return failure;
+  if (call.native) return std::nullopt;  // auto's decision table named the MPI library's own: run_checked runs it
   // A hollow run (a stand-in, stand_in.hpp) has no buffers: nothing is staged in or out.
   const bool hollow = call.settings.hollow;
   if (call.algorithm->self_describing) {
     StagedBuffers buffers;
     if (!hollow) {
-      if (auto failure = buffers.stage_in(arguments, call, 0, private_comm)) return failure;
+      if (auto failure = buffers.stage_in(arguments, call, 0, setup.private_comm)) return failure;
     }
     // The stand-in's blocks are all empty: the exchange reads and writes none of its buffers.
-    if (auto failure = run_liu_exchange(call.problem, call.rank, buffers.bytes(), private_comm, tags.schedule,
-                                        call.settings.copy_bandwidth)) {
+    if (auto failure = run_liu_exchange(call.problem, call.rank, buffers.bytes(), setup.private_comm,
+                                        setup.tags.schedule, call.settings.copy_bandwidth)) {
       return failure;
     }
-    return hollow ? std::nullopt : buffers.stage_out(arguments, call, private_comm);
+    return hollow ? std::nullopt : buffers.stage_out(arguments, call, setup.private_comm);
   }
-  ExecutionPlan per_call;
-  const ExecutionPlan* plan = nullptr;
-  LocalBlocks* local = blocks.local ? &*blocks.local : nullptr;
-  if (auto failure = find_or_build_plan(*state, call, local, private_comm, tags.block_sizes, per_call, plan)) {
+  std::shared_ptr<const ExecutionPlan> plan;
+  StagedBuffers buffers;
+  if (auto failure = prepare_walk(arguments, call, blocks, setup, plan, buffers)) return failure;
+  if (auto failure = execute_plan(*plan, buffers.bytes(), setup.private_comm, setup.tags.schedule, call.settings)) {
     return failure;
   }
-  StagedBuffers buffers;
-  if (!hollow) {
-    if (auto failure = buffers.stage_in(arguments, call, plan->scratch_bytes, private_comm)) return failure;
-  }
-  if (auto failure = execute_plan(*plan, buffers.bytes(), private_comm, tags.schedule, call.settings)) return failure;
-  return hollow ? std::nullopt : buffers.stage_out(arguments, call, private_comm);
+  return hollow ? std::nullopt : buffers.stage_out(arguments, call, setup.private_comm);
 }
 
 // auto's traffic summary of a v form (traffic_summary_exchange.hpp): its row stage went with the

@@ -1,6 +1,7 @@
 // The attribute keyval, its delete callback, and lazy creation of the private duplicate.
 #include "exec/comm_state.hpp"
 
+#include "exec/outstanding.hpp"
 #include "exec/topology_discovery.hpp"
 
 #include <memory>
@@ -12,7 +13,9 @@ namespace topocoll::exec {
 namespace {
 
 int delete_comm_state(MPI_Comm, int, void* attribute_value, void*) {
-  delete static_cast<CommState*>(attribute_value);
+  auto* state = static_cast<CommState*>(attribute_value);
+  state->finish_outstanding();
+  delete state;
   return MPI_SUCCESS;
 }
 
@@ -47,6 +50,16 @@ MaybeFailure CommState::private_comm(MPI_Comm& out) {
   }
   out = private_comm_.get();
   return std::nullopt;
+}
+
+void CommState::finish_outstanding() {
+  if (private_comm_.get() != MPI_COMM_NULL && may_free_handles()) finish_outstanding_on(private_comm_.get());
+}
+
+bool CommState::set_up_needs_peers(const std::string* spec, const std::string* network_path) const {
+  if (private_comm_.get() == MPI_COMM_NULL) return true;
+  if (spec != nullptr && topologies_.count(*spec) == 0) return true;
+  return network_path != nullptr && !network_path->empty() && networks_.count(*network_path) == 0;
 }
 
 CallTags CommState::next_call_tags() {

@@ -53,6 +53,13 @@ class CommState {
   // The calibration at `path` (auto), read on first use and cached; MPI_ERR_ARG naming the
   // field at fault when it cannot be used. Local.
   MaybeFailure calibration(const std::string& path, const Calibration*& out);
+  // Completes the nonblocking collectives still on their way on this communicator (when the
+  // user frees it: MPI frees a communicator once its operations are complete).
+  void finish_outstanding();
+  // Whether a call's set-up here would communicate (a nonblocking call's start may not): the
+  // duplicate not yet made, or, where asked (non-null), the topology under `spec` or the
+  // network at `network_path` not yet discovered. Local.
+  bool set_up_needs_peers(const std::string* spec, const std::string* network_path) const;
   // The tags of the next call on this communicator. Every call has its own pair, the same on
   // every rank (all ranks make the same calls in the same order), so a message that a failed
   // call left unmatched can never be taken by a later call. Local; cycles through the tag

@@ -134,78 +134,129 @@ bool is_lone_send(const PlannedRound& round) {
 
 MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI_Comm comm, int tag,
                           const ExecutionSettings& settings) {
-  const bool bounded = settings.max_requests > 0;
-  const std::size_t capacity = bounded ? static_cast<std::size_t>(std::max(settings.max_requests, 2)) : 0;
+  PlanWalk walk(plan, buffers, comm, tag, settings, true);
+  walk.advance();
+  return walk.take_failure();
+}
+
+PlanWalk::PlanWalk(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI_Comm comm, int tag,
+                   const ExecutionSettings& settings, bool blocking)
+    : plan_(plan),
+      buffers_(buffers),
+      comm_(comm),
+      tag_(tag),
+      settings_(settings),
+      blocking_(blocking),
+      bounded_(settings.max_requests > 0),
+      window_(comm, tag, bounded_ ? static_cast<std::size_t>(std::max(settings.max_requests, 2)) : 0) {
+  if (bounded_) {
+    if (const int rc = MPI_Comm_rank(comm, &rank_); rc != MPI_SUCCESS) keep(mpi_call_failure("MPI_Comm_rank", rc));
+    if (const int rc = MPI_Comm_size(comm, &size_); rc != MPI_SUCCESS) keep(mpi_call_failure("MPI_Comm_size", rc));
+    return;
+  }
+  std::size_t most = 0;
+  for (const PlannedRound& round : plan.rounds) most = std::max(most, round.sends.size() + round.recvs.size());
+  window_.reserve(most);
+  order_.reserve(most);
+}
+
+// A walk left before its end (an exception, or MPI_Finalize with a collective outstanding):
+// the windows cancel and free what is still in flight.
+PlanWalk::~PlanWalk() = default;
+
+void PlanWalk::keep(MaybeFailure failure) {
+  if (failure && !first_failure_) first_failure_ = std::move(failure);
+}
+
+// The round's copies before its posts, and the order of its posts.
+void PlanWalk::begin_round() {
+  const PlannedRound& round = plan_.rounds[next_round_];
+  run_local_copies(round, buffers_, settings_, false);
+  round_begun_ = true;
+  next_post_ = 0;
+  posts_done_ = false;
+  window_done_ = false;
+  if (blocking_ && is_lone_send(round)) {
+    order_.clear();
+    return;
+  }
+  posting_order(round, bounded_, rank_, size_, order_);
+}
+
+bool PlanWalk::post_round() {
+  const PlannedRound& round = plan_.rounds[next_round_];
   // A failure does not stop the walk: every round is still posted and completed, so that no
   // peer waits forever for this rank's messages and none is left for a later call.
-  MaybeFailure first_failure;
-  const auto keep = [&first_failure](MaybeFailure failure) {
-    if (failure && !first_failure) first_failure = std::move(failure);
-  };
-  int rank = 0, size = 1;
-  if (bounded) {
-    if (const int rc = MPI_Comm_rank(comm, &rank); rc != MPI_SUCCESS) return mpi_call_failure("MPI_Comm_rank", rc);
-    if (const int rc = MPI_Comm_size(comm, &size); rc != MPI_SUCCESS) return mpi_call_failure("MPI_Comm_size", rc);
+  const bool empty_sends = settings_.hollow || first_failure_.has_value();
+  if (blocking_ && is_lone_send(round)) {
+    PointToPoint operation;
+    if (auto failure = to_point_to_point(round.sends.front(), PointToPoint::Direction::send, buffers_, empty_sends,
+                                         round_types_, operation)) {
+      keep(std::move(failure));
+    } else {
+      keep(send_now(operation, comm_, tag_));
+    }
+    return true;
   }
-  // Transfers kept in flight across rounds (overlap_rounds > 0), by the round whose end they
-  // complete by; their datatypes live as long as the call. Under a request bound they count
-  // against it: they complete within the round that posts them (earlier than the schedule
-  // allows, which is always correct).
-  std::vector<OwnedDatatype> lasting_types;
-  std::vector<std::unique_ptr<RequestWindow>> due;  // sized at the first such transfer
-  const auto wait_for_due = [&](std::size_t t) {
-    if (t < due.size() && due[t]) keep(due[t]->wait_all());
-  };
-  // One window and one posting order for every round: their memory is taken once per call.
-  RequestWindow window(comm, tag, capacity);
-  std::vector<Posting> order;
-  if (!bounded) {
-    std::size_t most = 0;
-    for (const PlannedRound& round : plan.rounds) most = std::max(most, round.sends.size() + round.recvs.size());
-    window.reserve(most);
-    order.reserve(most);
-  }
-  for (std::size_t t = 0; t < plan.rounds.size(); ++t) {
-    const PlannedRound& round = plan.rounds[t];
-    run_local_copies(round, buffers, settings, false);
-    std::vector<OwnedDatatype> call_types;  // freed after the round's wait
-    const bool empty_sends = settings.hollow || first_failure.has_value();
-    if (is_lone_send(round)) {
-      PointToPoint operation;
-      if (auto failure = to_point_to_point(round.sends.front(), PointToPoint::Direction::send, buffers, empty_sends,
-                                           call_types, operation)) {
-        keep(std::move(failure));
-      } else {
-        keep(send_now(operation, comm, tag));
-      }
-      wait_for_due(t);
+  for (; next_post_ < order_.size(); ++next_post_) {
+    const auto& [transfer, direction] = order_[next_post_];
+    const bool lasting = !bounded_ && transfer->overlap_rounds > 0;
+    // A blocking window waits for a slot inside post().
+    if (!blocking_ && !lasting && !window_.has_room()) return false;
+    const bool empty = direction == PointToPoint::Direction::send ? empty_sends : settings_.hollow;
+    PointToPoint operation;
+    if (auto failure = to_point_to_point(*transfer, direction, buffers_, empty,
+                                         lasting ? lasting_types_ : round_types_, operation)) {
+      keep(std::move(failure));
       continue;
     }
-    posting_order(round, bounded, rank, size, order);
-    for (const auto& [transfer, direction] : order) {
-      const bool lasting = !bounded && transfer->overlap_rounds > 0;
-      const bool empty = direction == PointToPoint::Direction::send ? empty_sends : settings.hollow;
-      PointToPoint operation;
-      if (auto failure = to_point_to_point(*transfer, direction, buffers, empty,
-                                           lasting ? lasting_types : call_types, operation)) {
-        keep(std::move(failure));
-        continue;
-      }
-      RequestWindow* target = &window;
-      if (lasting) {  // build_execution_plan checked that t + overlap_rounds is a round
-        if (due.empty()) due.resize(plan.rounds.size());
-        auto& slot = due[t + transfer->overlap_rounds];
-        if (!slot) slot = std::make_unique<RequestWindow>(comm, tag, 0);
-        target = slot.get();
-      }
-      target->post(operation);
+    RequestWindow* target = &window_;
+    if (lasting) {  // build_execution_plan checked that the round t + overlap_rounds exists
+      if (due_.empty()) due_.resize(plan_.rounds.size());
+      auto& slot = due_[next_round_ + transfer->overlap_rounds];
+      if (!slot) slot = std::make_unique<RequestWindow>(comm_, tag_, 0);
+      target = slot.get();
     }
-    run_local_copies(round, buffers, settings, true);
-    keep(window.wait_all());  // empties the window for the next round, keeping its memory
-    window.cancel_in_flight();  // (what a failed wait left: as the window of a round alone did)
-    wait_for_due(t);
+    target->post(operation);
   }
-  return first_failure;
+  run_local_copies(round, buffers_, settings_, true);
+  return true;
+}
+
+bool PlanWalk::complete(RequestWindow& window) {
+  MaybeFailure failure;
+  if (blocking_) {
+    failure = window.wait_all();
+    window.cancel_in_flight();  // (what a failed wait left)
+  } else if (!window.test_all(failure)) {
+    return false;
+  }
+  keep(std::move(failure));
+  return true;
+}
+
+bool PlanWalk::complete_due() {
+  if (next_round_ >= due_.size() || !due_[next_round_]) return true;
+  return complete(*due_[next_round_]);
+}
+
+bool PlanWalk::advance() {
+  while (!done()) {
+    if (!round_begun_) begin_round();
+    if (!posts_done_) {
+      if (!post_round()) return false;
+      posts_done_ = true;
+    }
+    if (!window_done_) {
+      if (!complete(window_)) return false;
+      window_done_ = true;
+    }
+    if (!complete_due()) return false;
+    round_types_.clear();
+    round_begun_ = false;
+    ++next_round_;
+  }
+  return true;
 }
 
 }  // namespace topocoll::exec

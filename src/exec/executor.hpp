@@ -11,9 +11,13 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <memory>
+#include <vector>
 
 #include "exec/execution_plan.hpp"
 #include "exec/failure.hpp"
+#include "exec/mpi_handles.hpp"
+#include "exec/request_window.hpp"
 
 namespace topocoll::exec {
 
@@ -49,5 +53,57 @@ struct ExecutionSettings {
 // own (CommState::next_call_tags), so a message of one call is never matched by another.
 MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI_Comm comm, int tag,
                           const ExecutionSettings& settings);
+
+// The walk of execute_plan, resumable: the blocking call drives it to the end at once, a
+// nonblocking one (pending_collective.hpp) a little at each progress, with one code path for
+// both. The plan, buffers and communicator must outlive the walk.
+class PlanWalk {
+ public:
+  // `blocking`: advance() may wait, and a round that only sends one message sends it with
+  // MPI_Send (is_lone_send in executor.cpp); a nonblocking walk posts it as any other.
+  PlanWalk(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI_Comm comm, int tag,
+           const ExecutionSettings& settings, bool blocking);
+  PlanWalk(const PlanWalk&) = delete;
+  PlanWalk& operator=(const PlanWalk&) = delete;
+  ~PlanWalk();
+
+  // Goes as far as it can: a blocking walk to its end, a nonblocking one until a request it
+  // needs is still on its way. True once every round is done; first_failure() is then final.
+  bool advance();
+  bool done() const { return next_round_ >= plan_.rounds.size(); }
+  MaybeFailure take_failure() { return std::move(first_failure_); }
+
+ private:
+  using Posting = std::pair<const TransferDescription*, PointToPoint::Direction>;
+  void keep(MaybeFailure failure);
+  void begin_round();
+  bool post_round();  // false: the bounded window is full and nothing completed yet
+  bool complete(RequestWindow& window);
+  bool complete_due();
+
+  const ExecutionPlan& plan_;
+  ByteBuffers buffers_;
+  MPI_Comm comm_;
+  int tag_;
+  ExecutionSettings settings_;
+  bool blocking_;
+  bool bounded_;
+  int rank_ = 0, size_ = 1;
+  MaybeFailure first_failure_;
+  // Transfers kept in flight across rounds (overlap_rounds > 0), by the round whose end they
+  // complete by; their datatypes live as long as the walk.
+  std::vector<OwnedDatatype> lasting_types_;
+  std::vector<std::unique_ptr<RequestWindow>> due_;  // sized at the first such transfer
+  // One window and one posting order for every round: their memory is taken once per call.
+  RequestWindow window_;
+  std::vector<Posting> order_;
+  std::vector<OwnedDatatype> round_types_;  // freed after the round's completion
+  std::size_t next_round_ = 0;
+  // Where the current round stands.
+  bool round_begun_ = false;
+  std::size_t next_post_ = 0;
+  bool posts_done_ = false;
+  bool window_done_ = false;
+};
 
 }  // namespace topocoll::exec

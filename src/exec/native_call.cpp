@@ -35,6 +35,41 @@ int call_native_large(const CallArguments& a) {
 #endif
 }
 
+// MPI_Ialltoall_c ...: MPI-4's large-count nonblocking forms, where the MPI library has them.
+int start_native_large(const CallArguments& a, MPI_Request* request) {
+#if MPI_VERSION >= 4
+  const SideArguments& s = a.send;
+  const SideArguments& r = a.recv;
+  void* recvbuf = const_cast<void*>(r.buffer);
+  if (a.per_peer_types) {
+    return MPI_Ialltoallw_c(s.buffer, s.large_counts, s.large_displs, s.types, recvbuf, r.large_counts,
+                            r.large_displs, r.types, a.comm, request);
+  }
+  switch (a.operation) {
+    case Operation::alltoall:
+      return MPI_Ialltoall_c(s.buffer, s.count, s.type, recvbuf, r.count, r.type, a.comm, request);
+    case Operation::alltoallv:
+      return MPI_Ialltoallv_c(s.buffer, s.large_counts, s.large_displs, s.type, recvbuf, r.large_counts,
+                              r.large_displs, r.type, a.comm, request);
+    case Operation::scatter:
+      return MPI_Iscatter_c(s.buffer, s.count, s.type, recvbuf, r.count, r.type, a.root, a.comm, request);
+    case Operation::gather:
+      return MPI_Igather_c(s.buffer, s.count, s.type, recvbuf, r.count, r.type, a.root, a.comm, request);
+    case Operation::scatterv:
+      return MPI_Iscatterv_c(s.buffer, s.large_counts, s.large_displs, s.type, recvbuf, r.count, r.type, a.root,
+                             a.comm, request);
+    case Operation::gatherv:
+      return MPI_Igatherv_c(s.buffer, s.count, s.type, recvbuf, r.large_counts, r.large_displs, r.type, a.root,
+                            a.comm, request);
+  }
+  return MPI_ERR_INTERN;
+#else
+  (void)a;
+  (void)request;
+  return MPI_ERR_UNSUPPORTED_OPERATION;
+#endif
+}
+
 }  // namespace
 
 int call_native(const CallArguments& a) {
@@ -60,6 +95,50 @@ int call_native(const CallArguments& a) {
       return MPI_Gatherv(s.buffer, sendcount, s.type, recvbuf, r.counts, r.displs, r.type, a.root, a.comm);
   }
   return MPI_ERR_INTERN;
+}
+
+int start_native(const CallArguments& a, MPI_Request* request) {
+  if (a.large_counts) return start_native_large(a, request);
+  const SideArguments& s = a.send;
+  const SideArguments& r = a.recv;
+  void* recvbuf = const_cast<void*>(r.buffer);
+  const int sendcount = static_cast<int>(s.count), recvcount = static_cast<int>(r.count);
+  if (a.per_peer_types) {
+    return MPI_Ialltoallw(s.buffer, s.counts, s.displs, s.types, recvbuf, r.counts, r.displs, r.types, a.comm,
+                          request);
+  }
+  switch (a.operation) {
+    case Operation::alltoall:
+      return MPI_Ialltoall(s.buffer, sendcount, s.type, recvbuf, recvcount, r.type, a.comm, request);
+    case Operation::alltoallv:
+      return MPI_Ialltoallv(s.buffer, s.counts, s.displs, s.type, recvbuf, r.counts, r.displs, r.type, a.comm,
+                            request);
+    case Operation::scatter:
+      return MPI_Iscatter(s.buffer, sendcount, s.type, recvbuf, recvcount, r.type, a.root, a.comm, request);
+    case Operation::gather:
+      return MPI_Igather(s.buffer, sendcount, s.type, recvbuf, recvcount, r.type, a.root, a.comm, request);
+    case Operation::scatterv:
+      return MPI_Iscatterv(s.buffer, s.counts, s.displs, s.type, recvbuf, recvcount, r.type, a.root, a.comm,
+                           request);
+    case Operation::gatherv:
+      return MPI_Igatherv(s.buffer, sendcount, s.type, recvbuf, r.counts, r.displs, r.type, a.root, a.comm,
+                          request);
+  }
+  return MPI_ERR_INTERN;
+}
+
+const char* native_start_name(const CallArguments& call) {
+  const bool c = call.large_counts;
+  if (call.per_peer_types) return c ? "MPI_Ialltoallw_c" : "MPI_Ialltoallw";
+  switch (call.operation) {
+    case Operation::alltoall: return c ? "MPI_Ialltoall_c" : "MPI_Ialltoall";
+    case Operation::alltoallv: return c ? "MPI_Ialltoallv_c" : "MPI_Ialltoallv";
+    case Operation::scatter: return c ? "MPI_Iscatter_c" : "MPI_Iscatter";
+    case Operation::gather: return c ? "MPI_Igather_c" : "MPI_Igather";
+    case Operation::scatterv: return c ? "MPI_Iscatterv_c" : "MPI_Iscatterv";
+    case Operation::gatherv: return c ? "MPI_Igatherv_c" : "MPI_Igatherv";
+  }
+  return "?";
 }
 
 const char* native_call_name(const CallArguments& call) {

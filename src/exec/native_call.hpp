@@ -13,4 +13,9 @@ int call_native(const CallArguments& arguments);
 // "MPI_Alltoall", "MPI_Alltoall_c" ...
 const char* native_call_name(const CallArguments& call);
 
+// The nonblocking form of the same call (MPI_Ialltoall ... MPI_Igatherv_c), started; its code.
+int start_native(const CallArguments& arguments, MPI_Request* request);
+// "MPI_Ialltoall", "MPI_Ialltoall_c" ...
+const char* native_start_name(const CallArguments& call);
+
 }  // namespace topocoll::exec

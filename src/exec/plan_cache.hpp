@@ -34,16 +34,17 @@ class PlanCache {
   static constexpr std::size_t kDefaultCapacity = 16;
   explicit PlanCache(std::size_t capacity = kDefaultCapacity) : capacity_(capacity) {}
 
-  // The cached plan for `key`, or null.
-  const ExecutionPlan* find(const PlanKey& key);
+  // The cached plan for `key`, or null. Shared: a nonblocking call still walking a plan keeps
+  // it alive after the cache has let it go.
+  std::shared_ptr<const ExecutionPlan> find(const PlanKey& key);
   // Stores `plan` under `key`, evicting the least recently used entry when full.
-  const ExecutionPlan* insert(PlanKey key, std::unique_ptr<ExecutionPlan> plan);
+  std::shared_ptr<const ExecutionPlan> insert(PlanKey key, std::shared_ptr<const ExecutionPlan> plan);
   std::size_t size() const { return entries_.size(); }
 
  private:
   struct Entry {
     PlanKey key;
-    std::unique_ptr<ExecutionPlan> plan;
+    std::shared_ptr<const ExecutionPlan> plan;
     std::uint64_t last_use = 0;
   };
   std::vector<Entry> entries_;

@@ -116,15 +116,18 @@ void RequestWindow::settle(std::size_t slot, const MPI_Status& status, bool erro
   }
 }
 
-void RequestWindow::wait_some() {
+void RequestWindow::wait_some() { complete_some(true); }
+
+bool RequestWindow::complete_some(bool wait) {
   const int n = static_cast<int>(requests_.size());
   completed_.resize(requests_.size());
   statuses_.resize(requests_.size());
   int completed = 0;
-  const int rc = MPI_Waitsome(n, requests_.data(), &completed, completed_.data(), statuses_.data());
+  const int rc = wait ? MPI_Waitsome(n, requests_.data(), &completed, completed_.data(), statuses_.data())
+                      : MPI_Testsome(n, requests_.data(), &completed, completed_.data(), statuses_.data());
   if (rc != MPI_SUCCESS && !is_error_in_status(rc)) {
-    record(mpi_call_failure("MPI_Waitsome", rc));
-    return;
+    record(mpi_call_failure(wait ? "MPI_Waitsome" : "MPI_Testsome", rc));
+    return false;
   }
   if (completed == MPI_UNDEFINED) completed = 0;
   for (int i = 0; i < completed; ++i) {
@@ -132,6 +135,30 @@ void RequestWindow::wait_some() {
     settle(slot, statuses_[static_cast<std::size_t>(i)], rc != MPI_SUCCESS);
     free_slots_.push_back(slot);
   }
+  return true;
+}
+
+bool RequestWindow::has_room() {
+  if (capacity_ == 0 || in_flight_ < capacity_) return true;
+  complete_some(false);
+  return in_flight_ < capacity_;
+}
+
+bool RequestWindow::test_all(MaybeFailure& failure) {
+  // A failed MPI_Testsome says nothing of its requests: they are cancelled, as after a failed
+  // MPI_Waitall.
+  if (in_flight_ > 0 && complete_some(false) && in_flight_ > 0) return false;
+  cancel_in_flight();
+  clear_when_empty();
+  failure = std::exchange(failure_, std::nullopt);
+  return true;
+}
+
+void RequestWindow::clear_when_empty() {
+  if (in_flight_ != 0) return;
+  requests_.clear();
+  posted_.clear();
+  free_slots_.clear();
 }
 
 MaybeFailure RequestWindow::wait_all() {
@@ -154,11 +181,7 @@ MaybeFailure RequestWindow::wait_all() {
       break;
     }
   }
-  if (in_flight_ == 0) {
-    requests_.clear();
-    posted_.clear();
-    free_slots_.clear();
-  }
+  clear_when_empty();
   return std::exchange(failure_, std::nullopt);
 }
 

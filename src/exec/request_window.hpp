@@ -46,6 +46,13 @@ class RequestWindow {
   void post(const PointToPoint& operation);
   // Completes every request in flight; returns the first failure since the last wait_all.
   MaybeFailure wait_all();
+  // Without blocking (a nonblocking collective's progress): settles what has completed. True
+  // once nothing is in flight, with `failure` the first since the last wait_all or test_all;
+  // false (and `failure` untouched) while requests are still on their way.
+  bool test_all(MaybeFailure& failure);
+  // Whether post() can go without waiting for a slot; when the window is full, first settles
+  // what has completed without blocking.
+  bool has_room();
   // Room for `requests` in flight at once without reallocating (an unbounded window's largest round).
   void reserve(std::size_t requests);
   // Cancels and frees what a failed wait left in flight, leaving the window empty for reuse.
@@ -61,6 +68,10 @@ class RequestWindow {
   };
 
   void wait_some();
+  // MPI_Waitsome or MPI_Testsome over the slots, each completion settled; false when the MPI
+  // call itself failed (recorded).
+  bool complete_some(bool wait);
+  void clear_when_empty();
   void record(MaybeFailure failure);
   // The outcome of the completed request in `slot`, whose status is `status` (error field
   // valid only when `error_field_valid`).

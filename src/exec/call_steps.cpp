@@ -1,0 +1,85 @@
+#include "exec/call_steps.hpp"
+
+#include <string>
+#include <utility>
+
+#include "exec/algorithm_setup.hpp"
+#include "exec/auto_choice.hpp"
+#include "exec/block_size_exchange.hpp"
+
+namespace topocoll::exec {
+
+namespace {
+
+MaybeFailure build_plan(const CheckedCall& call, ExecutionPlan& plan) {
+  const RankSchedule schedule = call.algorithm->build(call.problem, call.rank);
+  if (auto failure = build_execution_plan(schedule, call.send.total, call.recv.total, plan)) {
+    failure->message = "the " + std::string(call.algorithm->name) + " schedule is invalid: " + failure->message;
+    return failure;
+  }
+  return std::nullopt;
+}
+
+MaybeFailure find_or_build_plan(CommState& state, CheckedCall& call, LocalBlocks* blocks, MPI_Comm private_comm,
+                                int size_tag, std::shared_ptr<const ExecutionPlan>& plan) {
+  if (is_variable(call.operation)) {
+    if (auto failure = exchange_block_sizes(*call.algorithm, call.problem, call.rank, *blocks,
+                                            private_comm, size_tag)) {
+      return failure;
+    }
+    auto built = std::make_shared<ExecutionPlan>();
+    if (auto failure = build_plan(call, *built)) return failure;
+    plan = std::move(built);
+    return std::nullopt;
+  }
+  PlanKey key{call.operation, call.problem.root, call.in_place && is_rooted(call.operation),
+              std::string(call.algorithm->name), call.block_bytes, call.problem.knobs,
+              call.algorithm->needs_topology ? call.topology_spec : std::string(),
+              call.algorithm->reads_routes ? call.network_path : std::string()};
+  plan = state.plans().find(key);
+  if (plan != nullptr) return std::nullopt;
+  auto built = std::make_shared<ExecutionPlan>();
+  if (auto failure = build_plan(call, *built)) return failure;
+  plan = state.plans().insert(std::move(key), std::move(built));
+  return std::nullopt;
+}
+
+}  // namespace
+
+MaybeFailure check_applies(const CheckedCall& call) {
+  const Applicability applicability = call.algorithm->supports(call.problem);
+  if (applicability.ok) return std::nullopt;
+  return Failure{MPI_ERR_ARG,
+                 "algorithm '" + std::string(call.algorithm->name) + "' does not apply: " + applicability.reason, true};
+}
+
+MaybeFailure set_up_call(const CallArguments& arguments, CheckedCall& call, CallSetup& setup) {
+  if (auto failure = find_comm_state(arguments.comm, setup.state)) return failure;
+  CommState& state = *setup.state;
+  setup.tags = state.next_call_tags();
+  if (call.auto_select) {
+    if (auto failure = state.private_comm(setup.private_comm)) return failure;
+    if (auto failure = resolve_auto(state, call, setup.private_comm)) return failure;
+    if (call.native) return std::nullopt;
+    if (!call.algorithm->needs_topology) {
+      if (auto failure = check_applies(call)) return failure;
+    }
+  }
+  // The first call on a communicator discovers its topology, then duplicates it: collective
+  // steps, in the same order on every rank.
+  if (auto failure = attach_topology(state, call)) return failure;
+  return state.private_comm(setup.private_comm);
+}
+
+MaybeFailure prepare_walk(const CallArguments& arguments, CheckedCall& call, CallBlocks& blocks,
+                          const CallSetup& setup, std::shared_ptr<const ExecutionPlan>& plan, StagedBuffers& buffers) {
+  LocalBlocks* local = blocks.local ? &*blocks.local : nullptr;
+  if (auto failure =
+          find_or_build_plan(*setup.state, call, local, setup.private_comm, setup.tags.block_sizes, plan)) {
+    return failure;
+  }
+  if (call.settings.hollow) return std::nullopt;
+  return buffers.stage_in(arguments, call, plan->scratch_bytes, setup.private_comm);
+}
+
+}  // namespace topocoll::exec

@@ -1,0 +1,39 @@
+// The steps of a call before its schedule's rounds, shared by the blocking call (collective.cpp)
+// and the nonblocking one (nonblocking.cpp): the algorithm's verdict, the call's set-up on its
+// communicator, and its plan with the buffers staged for it.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+
+#include "exec/call.hpp"
+#include "exec/call_blocks.hpp"
+#include "exec/comm_state.hpp"
+#include "exec/execution_plan.hpp"
+#include "exec/failure.hpp"
+#include "exec/staging.hpp"
+
+namespace topocoll::exec {
+
+// MPI_ERR_ARG marked inapplicable, naming the algorithm and why, when it does not apply.
+MaybeFailure check_applies(const CheckedCall& call);
+
+struct CallSetup {
+  CommState* state = nullptr;
+  CallTags tags;
+  MPI_Comm private_comm = MPI_COMM_NULL;
+};
+
+// Takes the call's tags, resolves auto (call.native when its table named the MPI library's own),
+// attaches the topology and finds the private communicator. Collective on the first use of a
+// communicator (its duplicate, its topology) and for auto's summary of a v form.
+MaybeFailure set_up_call(const CallArguments& arguments, CheckedCall& call, CallSetup& setup);
+
+// The plan: the uniform operations' cached per communicator, the v forms' built for the call's
+// sizes after learning those their algorithm asks for (point-to-point with the ranks that hold
+// them); then the buffers staged for it (none for a hollow call).
+MaybeFailure prepare_walk(const CallArguments& arguments, CheckedCall& call, CallBlocks& blocks,
+                          const CallSetup& setup, std::shared_ptr<const ExecutionPlan>& plan, StagedBuffers& buffers);
+
+}  // namespace topocoll::exec

@@ -1,0 +1,185 @@
+// The registry of outstanding collectives, the user's generalized requests, and the progress
+// hooks of the MPI libraries that have one.
+#include "exec/outstanding.hpp"
+
+#include <dlfcn.h>
+
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "exec/mpi_handles.hpp"
+
+namespace topocoll::exec {
+
+namespace {
+
+struct Registry {
+  std::mutex lock;
+  std::vector<std::unique_ptr<Outstanding>> collectives;  // in the order they started
+  std::atomic<int> count{0};                              // collectives.size(), read without the lock
+};
+
+Registry& registry() {
+  static Registry* const instance = new Registry;  // never destroyed: hooks may run during exit
+  return *instance;
+}
+
+thread_local bool advancing = false;
+
+#if defined(OPEN_MPI)
+// Open MPI's progress engine (libopen-pal), found at run time: an internal interface, so its
+// absence is no failure, only a missing hook.
+using ProgressCallback = int (*)();
+using ProgressRegistration = int (*)(ProgressCallback);
+
+int progress_callback() { return advance_outstanding(); }
+
+ProgressRegistration find_progress_call(const char* name) {
+  return reinterpret_cast<ProgressRegistration>(dlsym(RTLD_DEFAULT, name));
+}
+
+// Unregisters the callback when MPI_Finalize deletes MPI_COMM_SELF's attributes, so that the
+// engine never calls into a library that exit may have unloaded.
+int unregister_at_finalize(MPI_Comm, int, void*, void*) {
+  if (ProgressRegistration unregister = find_progress_call("opal_progress_unregister")) unregister(progress_callback);
+  return MPI_SUCCESS;
+}
+
+bool hook_registered() {
+  static const bool registered = [] {
+    ProgressRegistration registration = find_progress_call("opal_progress_register");
+    if (registration == nullptr || registration(progress_callback) != 0) return false;
+    int keyval = MPI_KEYVAL_INVALID;
+    if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, unregister_at_finalize, &keyval, nullptr) == MPI_SUCCESS) {
+      MPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr);
+    }
+    return true;
+  }();
+  return registered;
+}
+#endif
+
+}  // namespace
+
+void add_outstanding(std::unique_ptr<Outstanding> collective) {
+  Registry& r = registry();
+  const std::lock_guard<std::mutex> hold(r.lock);
+  r.collectives.push_back(std::move(collective));
+  r.count.store(static_cast<int>(r.collectives.size()), std::memory_order_release);
+}
+
+int advance_outstanding() {
+  Registry& r = registry();
+  if (r.count.load(std::memory_order_acquire) == 0 || advancing) return 0;
+  std::unique_lock<std::mutex> hold(r.lock, std::try_to_lock);
+  if (!hold.owns_lock()) return 0;
+  advancing = true;
+  int finished = 0;
+  // Collectives stay in starting order; a finished one is destroyed after its request completed.
+  auto& list = r.collectives;
+  for (auto it = list.begin(); it != list.end();) {
+    if ((*it)->advance()) {
+      it = list.erase(it);
+      ++finished;
+    } else {
+      ++it;
+    }
+  }
+  r.count.store(static_cast<int>(list.size()), std::memory_order_release);
+  advancing = false;
+  return finished;
+}
+
+void finish_outstanding_on(MPI_Comm comm) {
+  Registry& r = registry();
+  if (comm == MPI_COMM_NULL || advancing) return;
+  const auto any_on_comm = [&] {
+    const std::lock_guard<std::mutex> hold(r.lock);
+    for (const auto& collective : r.collectives) {
+      if (collective->comm() == comm) return true;
+    }
+    return false;
+  };
+  while (r.count.load(std::memory_order_acquire) > 0 && any_on_comm()) advance_outstanding();
+}
+
+std::string progress_hook_missing() {
+#if defined(OPEN_MPI)
+  if (hook_registered()) return {};
+  return "Open MPI's progress engine (opal_progress_register) was not found in the running library";
+#elif defined(MPICH)
+  return {};
+#else
+  return "this MPI library has no progress hook topocoll can use (Open MPI's progress engine or MPICH's "
+         "MPIX_Grequest_start)";
+#endif
+}
+
+// ---- the user's request ----
+
+int RequestOutcome::query(void* state, MPI_Status* status) {
+  const auto* outcome = static_cast<RequestOutcome*>(state);
+  MPI_Status_set_elements(status, MPI_BYTE, 0);
+  MPI_Status_set_cancelled(status, 0);
+  status->MPI_SOURCE = MPI_UNDEFINED;
+  status->MPI_TAG = MPI_UNDEFINED;
+  status->MPI_ERROR = outcome->error_;
+  return outcome->error_;
+}
+
+int RequestOutcome::free_request(void* state) {
+  static_cast<RequestOutcome*>(state)->release();
+  return MPI_SUCCESS;
+}
+
+// A collective cannot be cancelled (MPI says so of nonblocking collectives): it goes on.
+int RequestOutcome::cancel(void*, int) { return MPI_SUCCESS; }
+
+void RequestOutcome::release() {
+  if (holders_.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
+}
+
+void RequestOutcome::complete(MPI_Request request, int error) {
+  error_ = error;
+  complete_.store(true, std::memory_order_release);
+  MPI_Grequest_complete(request);
+  release();
+}
+
+#if defined(MPICH)
+namespace {
+int poll_outstanding(void*, MPI_Status*) {
+  advance_outstanding();
+  return MPI_SUCCESS;
+}
+
+// MPI_Wait and its array forms on requests of this kind: progress until every one is complete.
+int wait_outstanding(int count, void** states, double, MPI_Status*) {
+  for (int i = 0; i < count; ++i) {
+    while (!static_cast<RequestOutcome*>(states[i])->is_complete()) advance_outstanding();
+  }
+  return MPI_SUCCESS;
+}
+}  // namespace
+#endif
+
+MaybeFailure RequestOutcome::start_request(RequestOutcome*& outcome, MPI_Request& request) {
+  outcome = new RequestOutcome;
+#if defined(MPICH)
+  const int rc = MPIX_Grequest_start(query, free_request, cancel, poll_outstanding, wait_outstanding, outcome,
+                                     &request);
+  const char* call = "MPIX_Grequest_start";
+#else
+  const int rc = MPI_Grequest_start(query, free_request, cancel, outcome, &request);
+  const char* call = "MPI_Grequest_start";
+#endif
+  if (rc != MPI_SUCCESS) {
+    delete outcome;
+    outcome = nullptr;
+    return mpi_call_failure(call, rc);
+  }
+  return std::nullopt;
+}
+
+}  // namespace topocoll::exec

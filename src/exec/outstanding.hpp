@@ -1,0 +1,75 @@
+// The nonblocking collectives of this process still on their way, and what moves them on.
+//
+// An outstanding collective advances only when someone calls advance_outstanding(): a nonblocking
+// call's progress is never a thread of its own. Where the MPI library offers a hook, waiting or
+// testing on the user's request calls it:
+// - Open MPI: the function is registered with Open MPI's progress engine (opal_progress_register,
+//   found at run time; libNBC's way), so every MPI call that makes progress advances every
+//   outstanding collective, MPI_Wait and MPI_Test on the user's request (and Fortran's) included;
+// - MPICH: the user's request is an MPIX_Grequest_start request, whose poll function MPICH calls
+//   when the request is tested or waited for.
+// Every topocoll call advances them as well. Without either hook (SMPI), nonblocking calls are
+// not answered by topocoll (progress_hook_missing says why).
+//
+// The user's handle is a generalized request (MPI_Grequest_start), completed when the collective
+// is: any completion call works on it, in any array, and MPI_Request_free may drop it early.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+
+#include "exec/failure.hpp"
+
+namespace topocoll::exec {
+
+// One collective on its way. advance() never blocks; it returns true once the collective has
+// finished (its user request, if any, completed): the registry then destroys it.
+class Outstanding {
+ public:
+  virtual ~Outstanding() = default;
+  virtual bool advance() = 0;
+  // The communicator its messages travel on.
+  virtual MPI_Comm comm() const = 0;
+};
+
+// What the user's request reports when it completes, shared by the collective (which sets it,
+// then completes the request) and the request (whose free function drops it).
+class RequestOutcome {
+ public:
+  // The user's request, a generalized one answering with this outcome.
+  static MaybeFailure start_request(RequestOutcome*& outcome, MPI_Request& request);
+  // Sets the request's error code and completes it; the collective's hold on the outcome ends.
+  void complete(MPI_Request request, int error);
+  bool is_complete() const { return complete_.load(std::memory_order_acquire); }
+
+ private:
+  static int query(void* state, MPI_Status* status);
+  static int free_request(void* state);
+  static int cancel(void* state, int complete);
+  void release();
+
+  std::atomic<int> holders_{2};  // the collective and the request
+  std::atomic<bool> complete_{false};
+  int error_ = MPI_SUCCESS;
+};
+
+// Hands `collective` to the registry, which advances it until it finishes. The first call
+// registers the progress hook.
+void add_outstanding(std::unique_ptr<Outstanding> collective);
+
+// Advances every outstanding collective once, without blocking; the number that finished.
+// Returns at once when there is none, or when this thread is already advancing them (MPI's
+// progress calls back into the hook from inside the collectives' own MPI calls) or another is.
+int advance_outstanding();
+
+// Advances the collectives on `comm` until none is left (blocking): before the communicator is
+// freed, as MPI frees a communicator only once its operations are complete.
+void finish_outstanding_on(MPI_Comm comm);
+
+// Empty when nonblocking collectives can progress under this MPI library; else why not.
+std::string progress_hook_missing();
+
+}  // namespace topocoll::exec

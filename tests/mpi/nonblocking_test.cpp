@@ -1,0 +1,364 @@
+// Nonblocking collectives (topocoll::ialltoall ... igatherv) against the MPI library's blocking
+// ones, byte for byte: the schedule algorithms, several calls outstanding on one communicator
+// and completed out of order, MPI_Test polling, MPI_Waitany in a mixed array, in place, a
+// derived datatype, every rooted and irregular form, MPI_Request_free of an outstanding call,
+// the verdicts that hand a call to the library, and errors at the start and at completion.
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "mpi_test_support.hpp"
+#include "topocoll/topocoll.h"
+#include "topocoll/topocoll.hpp"
+
+namespace topocoll::testing {
+namespace {
+
+class Nonblocking : public MpiTest {};
+
+CollectiveOptions named(const std::string& algorithm) {
+  CollectiveOptions options;
+  options.algorithm = algorithm;
+  return options;
+}
+
+// An ialltoall of `count` ints per block, waited for, against MPI_Alltoall.
+void expect_ialltoall_matches(MPI_Comm comm, std::size_t count, const CollectiveOptions& options) {
+  const std::vector<int> send = make_send_blocks(comm, count);
+  std::vector<int> result(send.size(), kCanary);
+  MPI_Request request = MPI_REQUEST_NULL;
+  const int c = static_cast<int>(count);
+  const int rc = ialltoall(send.data(), c, MPI_INT, result.data(), c, MPI_INT, comm, &request, options);
+  EXPECT_EQ(rc, MPI_SUCCESS) << options.algorithm << ": " << topocoll_error_message();
+  if (rc != MPI_SUCCESS) return;
+  EXPECT_NE(request, MPI_REQUEST_NULL);
+  MPI_Status status;
+  EXPECT_EQ(MPI_Wait(&request, &status), MPI_SUCCESS) << options.algorithm << ": " << topocoll_error_message();
+  EXPECT_EQ(request, MPI_REQUEST_NULL);
+  EXPECT_TRUE(same_elements(result, expected_receive_blocks(comm, count), count)) << options.algorithm;
+}
+
+TEST_F(Nonblocking, ScheduleAlgorithmsMatchMpiAlltoall) {
+  const int p = size_of(MPI_COMM_WORLD);
+  for (const char* name : {"direct", "shift", "pairwise", "group-shuffle", "bruck", "native"}) {
+    for (std::size_t count : {std::size_t{1}, std::size_t{3000}}) {
+      expect_ialltoall_matches(MPI_COMM_WORLD, count, named(name));
+    }
+  }
+  CollectiveOptions bounded = named("direct");
+  bounded.max_requests = 2;
+  expect_ialltoall_matches(MPI_COMM_WORLD, 700, bounded);
+  if (p >= 2) {  // topology-aware: lg and overlap on two clusters
+    const std::string clusters = "clusters:" + std::to_string(p / 2) + "," + std::to_string(p - p / 2);
+    for (const char* name : {"lg", "overlap"}) {
+      CollectiveOptions options = named(name);
+      options.topology = clusters;
+      expect_ialltoall_matches(MPI_COMM_WORLD, 500, options);
+    }
+  }
+}
+
+TEST_F(Nonblocking, CApi) {
+  const std::size_t count = 9;
+  const std::vector<int> send = make_send_blocks(MPI_COMM_WORLD, count);
+  std::vector<int> result(send.size(), kCanary);
+  MPI_Request request = MPI_REQUEST_NULL;
+  EXPECT_EQ(topocoll_ialltoall(send.data(), int(count), MPI_INT, result.data(), int(count), MPI_INT, MPI_COMM_WORLD,
+                               &request, "shift"),
+            MPI_SUCCESS);
+  EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  EXPECT_TRUE(same_elements(result, expected_receive_blocks(MPI_COMM_WORLD, count), count));
+}
+
+// Three calls outstanding on one communicator, each with its own algorithm, completed in the
+// reverse order of their starts (MPI_Wait one by one), then three completed by MPI_Waitall.
+TEST_F(Nonblocking, SeveralOutstandingOnOneCommunicator) {
+  const std::size_t count = 257;
+  const std::vector<int> send = make_send_blocks(MPI_COMM_WORLD, count);
+  const std::vector<int> expected = expected_receive_blocks(MPI_COMM_WORLD, count);
+  const char* names[] = {"pairwise", "direct", "bruck"};
+  for (bool all_at_once : {false, true}) {
+    std::vector<std::vector<int>> results(3, std::vector<int>(send.size(), kCanary));
+    std::vector<MPI_Request> requests(3, MPI_REQUEST_NULL);
+    for (int i = 0; i < 3; ++i) {
+      EXPECT_EQ(ialltoall(send.data(), int(count), MPI_INT, results[i].data(), int(count), MPI_INT, MPI_COMM_WORLD,
+                          &requests[i], named(names[i])),
+                MPI_SUCCESS);
+    }
+    if (all_at_once) {
+      EXPECT_EQ(MPI_Waitall(3, requests.data(), MPI_STATUSES_IGNORE), MPI_SUCCESS);
+    } else {
+      for (int i = 2; i >= 0; --i) EXPECT_EQ(MPI_Wait(&requests[i], MPI_STATUS_IGNORE), MPI_SUCCESS);
+    }
+    for (int i = 0; i < 3; ++i) EXPECT_TRUE(same_elements(results[i], expected, count)) << names[i];
+  }
+}
+
+// A start never waits for another rank's: rank 0 starts, then sends a message that rank 1
+// receives before its own start (a valid MPI program, which a start that waited would hang).
+TEST_F(Nonblocking, StartDoesNotWaitForPeers) {
+  const int rank = rank_in(MPI_COMM_WORLD), p = size_of(MPI_COMM_WORLD);
+  if (p < 2) return;
+  const std::size_t count = 100;
+  const std::vector<int> send = make_send_blocks(MPI_COMM_WORLD, count);
+  expect_matches_mpi_alltoall(MPI_COMM_WORLD, count, named("pairwise"));  // the communicator set up
+  for (const char* name : {"pairwise", "direct", "binomial"}) {
+    const bool rooted = std::string(name) == "binomial";
+    std::vector<int> result(send.size(), kCanary);
+    MPI_Request request = MPI_REQUEST_NULL;
+    const auto start = [&] {
+      const int c = int(count);
+      return rooted ? igather(send.data(), c, MPI_INT, result.data(), c, MPI_INT, 0, MPI_COMM_WORLD, &request,
+                              named(name))
+                    : ialltoall(send.data(), c, MPI_INT, result.data(), c, MPI_INT, MPI_COMM_WORLD, &request,
+                                named(name));
+    };
+    int token = 7;
+    if (rank == 1) MPI_Recv(&token, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    EXPECT_EQ(start(), MPI_SUCCESS) << name;
+    if (rank == 0) MPI_Send(&token, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);
+    EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS) << name;
+    if (!rooted) EXPECT_TRUE(same_elements(result, expected_receive_blocks(MPI_COMM_WORLD, count), count)) << name;
+  }
+}
+
+// MPI_Test until done, then MPI_Waitany over the program's own receive and topocoll's request.
+TEST_F(Nonblocking, TestPollingAndMixedArrays) {
+  const int rank = rank_in(MPI_COMM_WORLD), p = size_of(MPI_COMM_WORLD);
+  const std::size_t count = 1000;
+  const std::vector<int> send = make_send_blocks(MPI_COMM_WORLD, count);
+  const std::vector<int> expected = expected_receive_blocks(MPI_COMM_WORLD, count);
+  std::vector<int> result(send.size(), kCanary);
+  MPI_Request request = MPI_REQUEST_NULL;
+  EXPECT_EQ(ialltoall(send.data(), int(count), MPI_INT, result.data(), int(count), MPI_INT, MPI_COMM_WORLD, &request,
+                      named("pairwise")),
+            MPI_SUCCESS);
+  int done = 0;
+  long tests = 0;
+  while (!done) {
+    EXPECT_EQ(MPI_Test(&request, &done, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    ++tests;
+  }
+  EXPECT_GE(tests, 1);
+  EXPECT_TRUE(same_elements(result, expected, count));
+
+  // A ring message of the program's own beside the collective.
+  std::fill(result.begin(), result.end(), kCanary);
+  int token_out = rank, token_in = -1;
+  MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  MPI_Irecv(&token_in, 1, MPI_INT, (rank + p - 1) % p, 99, MPI_COMM_WORLD, &requests[0]);
+  EXPECT_EQ(ialltoall(send.data(), int(count), MPI_INT, result.data(), int(count), MPI_INT, MPI_COMM_WORLD,
+                      &requests[1], named("direct")),
+            MPI_SUCCESS);
+  MPI_Send(&token_out, 1, MPI_INT, (rank + 1) % p, 99, MPI_COMM_WORLD);
+  for (int k = 0; k < 2; ++k) {
+    int index = MPI_UNDEFINED;
+    EXPECT_EQ(MPI_Waitany(2, requests, &index, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    EXPECT_TRUE(index == 0 || index == 1);
+  }
+  EXPECT_EQ(token_in, (rank + p - 1) % p);
+  EXPECT_TRUE(same_elements(result, expected, count));
+}
+
+TEST_F(Nonblocking, InPlaceAndDerivedDatatype) {
+  const std::size_t count = 33;
+  std::vector<int> buffer = make_send_blocks(MPI_COMM_WORLD, count);
+  MPI_Request request = MPI_REQUEST_NULL;
+  EXPECT_EQ(ialltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buffer.data(), int(count), MPI_INT, MPI_COMM_WORLD,
+                      &request, named("pairwise")),
+            MPI_SUCCESS);
+  EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  EXPECT_TRUE(same_elements(buffer, expected_receive_blocks(MPI_COMM_WORLD, count), count));
+
+  // Every other int of a block of 2 x count: a strided type on both sides, staged.
+  const int p = size_of(MPI_COMM_WORLD);
+  MPI_Datatype strided = MPI_DATATYPE_NULL, resized = MPI_DATATYPE_NULL;
+  MPI_Type_vector(int(count), 1, 2, MPI_INT, &strided);
+  MPI_Type_create_resized(strided, 0, MPI_Aint(2 * count * sizeof(int)), &resized);
+  MPI_Type_commit(&resized);
+  std::vector<int> send(2 * count * p), reference(2 * count * p, kCanary), result(2 * count * p, kCanary);
+  std::iota(send.begin(), send.end(), rank_in(MPI_COMM_WORLD) * 100000);
+  MPI_Alltoall(send.data(), 1, resized, reference.data(), 1, resized, MPI_COMM_WORLD);
+  EXPECT_EQ(ialltoall(send.data(), 1, resized, result.data(), 1, resized, MPI_COMM_WORLD, &request, named("direct")),
+            MPI_SUCCESS);
+  EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  EXPECT_TRUE(result == reference) << "strided blocks differ from MPI_Alltoall's";
+  MPI_Type_free(&resized);
+  MPI_Type_free(&strided);
+}
+
+// The rooted and irregular forms, each against the MPI library's blocking call.
+TEST_F(Nonblocking, RootedAndIrregularFormsMatchMpi) {
+  const int rank = rank_in(MPI_COMM_WORLD), p = size_of(MPI_COMM_WORLD);
+  const int root = p - 1, n = 5;
+  std::vector<int> counts(p), displs(p);
+  for (int q = 0; q < p; ++q) counts[q] = (q * 3) % 4;  // some empty
+  for (int q = 1; q < p; ++q) displs[q] = displs[q - 1] + counts[q - 1] + 1;
+  const int total = displs[p - 1] + counts[p - 1] + 1;
+  std::vector<int> many(std::size_t(n) * p + total), reference, result;
+  std::iota(many.begin(), many.end(), rank * 1000);
+  for (const char* name : {"linear", "binomial"}) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    // scatter, then gather
+    reference.assign(n, kCanary);
+    result.assign(n, kCanary);
+    MPI_Scatter(many.data(), n, MPI_INT, reference.data(), n, MPI_INT, root, MPI_COMM_WORLD);
+    EXPECT_EQ(iscatter(many.data(), n, MPI_INT, result.data(), n, MPI_INT, root, MPI_COMM_WORLD, &request, named(name)),
+              MPI_SUCCESS);
+    EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    EXPECT_TRUE(result == reference) << name << " iscatter";
+    reference.assign(std::size_t(n) * p, kCanary);
+    result.assign(std::size_t(n) * p, kCanary);
+    MPI_Gather(many.data(), n, MPI_INT, reference.data(), n, MPI_INT, root, MPI_COMM_WORLD);
+    EXPECT_EQ(igather(many.data(), n, MPI_INT, result.data(), n, MPI_INT, root, MPI_COMM_WORLD, &request, named(name)),
+              MPI_SUCCESS);
+    EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    EXPECT_TRUE(result == reference) << name << " igather";
+    // scatterv, then gatherv (this rank's block: counts[rank] ints)
+    reference.assign(counts[rank] + 1, kCanary);
+    result.assign(counts[rank] + 1, kCanary);
+    MPI_Scatterv(many.data(), counts.data(), displs.data(), MPI_INT, reference.data(), counts[rank], MPI_INT, root,
+                 MPI_COMM_WORLD);
+    EXPECT_EQ(iscatterv(many.data(), counts.data(), displs.data(), MPI_INT, result.data(), counts[rank], MPI_INT, root,
+                        MPI_COMM_WORLD, &request, named(name)),
+              MPI_SUCCESS);
+    EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    EXPECT_TRUE(result == reference) << name << " iscatterv";
+    reference.assign(total, kCanary);
+    result.assign(total, kCanary);
+    MPI_Gatherv(many.data(), counts[rank], MPI_INT, reference.data(), counts.data(), displs.data(), MPI_INT, root,
+                MPI_COMM_WORLD);
+    EXPECT_EQ(igatherv(many.data(), counts[rank], MPI_INT, result.data(), counts.data(), displs.data(), MPI_INT, root,
+                       MPI_COMM_WORLD, &request, named(name)),
+              MPI_SUCCESS);
+    EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    EXPECT_TRUE(result == reference) << name << " igatherv";
+  }
+  // ialltoallv and ialltoallw: block r -> q of (r + q) % 3 ints, receive blocks with gaps.
+  std::vector<int> sc(p), sd(p), rc(p), rd(p), sdb(p), rdb(p);
+  for (int q = 0; q < p; ++q) {
+    sc[q] = (rank + q) % 3;
+    rc[q] = (q + rank) % 3;
+    sd[q] = q == 0 ? 0 : sd[q - 1] + sc[q - 1];
+    rd[q] = q == 0 ? 1 : rd[q - 1] + rc[q - 1] + 1;
+    sdb[q] = sd[q] * int(sizeof(int));
+    rdb[q] = rd[q] * int(sizeof(int));
+  }
+  const std::size_t recv_size = std::size_t(rd[p - 1] + rc[p - 1] + 1);
+  std::vector<MPI_Datatype> types(p, MPI_INT);
+  for (const char* name : {"pairwise", "direct"}) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    reference.assign(recv_size, kCanary);
+    result.assign(recv_size, kCanary);
+    MPI_Alltoallv(many.data(), sc.data(), sd.data(), MPI_INT, reference.data(), rc.data(), rd.data(), MPI_INT,
+                  MPI_COMM_WORLD);
+    EXPECT_EQ(ialltoallv(many.data(), sc.data(), sd.data(), MPI_INT, result.data(), rc.data(), rd.data(), MPI_INT,
+                         MPI_COMM_WORLD, &request, named(name)),
+              MPI_SUCCESS);
+    EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    EXPECT_TRUE(result == reference) << name << " ialltoallv";
+    result.assign(recv_size, kCanary);
+    EXPECT_EQ(ialltoallw(many.data(), sc.data(), sdb.data(), types.data(), result.data(), rc.data(), rdb.data(),
+                         types.data(), MPI_COMM_WORLD, &request, named(name)),
+              MPI_SUCCESS);
+    EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    EXPECT_TRUE(result == reference) << name << " ialltoallw";
+  }
+}
+
+// A request freed while its collective is on its way: the collective still completes (its
+// peers are not left waiting) and later calls on the communicator are right.
+TEST_F(Nonblocking, RequestFreedWhileOutstanding) {
+  const std::size_t count = 2000;
+  const std::vector<int> send = make_send_blocks(MPI_COMM_WORLD, count);
+  std::vector<int> dropped(send.size(), kCanary);
+  MPI_Request request = MPI_REQUEST_NULL;
+  EXPECT_EQ(ialltoall(send.data(), int(count), MPI_INT, dropped.data(), int(count), MPI_INT, MPI_COMM_WORLD, &request,
+                      named("pairwise")),
+            MPI_SUCCESS);
+  EXPECT_EQ(MPI_Request_free(&request), MPI_SUCCESS);
+  EXPECT_EQ(request, MPI_REQUEST_NULL);
+  expect_ialltoall_matches(MPI_COMM_WORLD, count, named("pairwise"));
+  expect_matches_mpi_alltoall(MPI_COMM_WORLD, count, named("direct"));
+  // Once every rank has passed a barrier after its later calls completed, the dropped call has
+  // too: its messages were all matched before the later calls' were.
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (int i = 0; i < 1000; ++i) {
+    int flag = 0;
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+  }
+}
+
+// liu has no nonblocking form yet: with inapplicable_reason the library answers, and says why.
+TEST_F(Nonblocking, CallsWithoutNonblockingFormGoToTheLibrary) {
+  const int p = size_of(MPI_COMM_WORLD);
+  std::vector<int> counts(p, 2), displs(p);
+  for (int q = 0; q < p; ++q) displs[q] = 2 * q;
+  std::vector<int> send(2 * p), reference(2 * p, kCanary), result(2 * p, kCanary);
+  std::iota(send.begin(), send.end(), rank_in(MPI_COMM_WORLD) * 100);
+  MPI_Alltoallv(send.data(), counts.data(), displs.data(), MPI_INT, reference.data(), counts.data(), displs.data(),
+                MPI_INT, MPI_COMM_WORLD);
+  CollectiveOptions options = named("liu");
+  std::string reason, chosen;
+  options.inapplicable_reason = &reason;
+  options.chosen_algorithm = &chosen;
+  MPI_Request request = MPI_REQUEST_NULL;
+  EXPECT_EQ(ialltoallv(send.data(), counts.data(), displs.data(), MPI_INT, result.data(), counts.data(),
+                       displs.data(), MPI_INT, MPI_COMM_WORLD, &request, options),
+            MPI_SUCCESS);
+  EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  EXPECT_TRUE(result == reference);
+  EXPECT_NE(reason.find("no nonblocking form"), std::string::npos) << reason;
+  EXPECT_EQ(chosen, "native");
+}
+
+class NonblockingErrors : public ErrorsReturnTest {};
+
+TEST_F(NonblockingErrors, NullRequestAndBadArgumentsFailAtTheStart) {
+  int buffer[4] = {0, 0, 0, 0};
+  EXPECT_EQ(ialltoall(buffer, 0, MPI_INT, buffer, 0, MPI_INT, comm_, nullptr), MPI_ERR_REQUEST);
+  EXPECT_NE(std::string(topocoll_error_message()).find("request is null"), std::string::npos)
+      << topocoll_error_message();
+  MPI_Request request = MPI_REQUEST_NULL;
+  int error_class = MPI_SUCCESS;
+  MPI_Error_class(ialltoall(buffer, -1, MPI_INT, buffer, -1, MPI_INT, comm_, &request, named("pairwise")),
+                  &error_class);
+  EXPECT_EQ(error_class, MPI_ERR_COUNT);
+  EXPECT_EQ(request, MPI_REQUEST_NULL);
+  EXPECT_NE(std::string(topocoll_error_message()).find("ialltoall"), std::string::npos) << topocoll_error_message();
+}
+
+// One rank's arguments are bad: it fails at its start and still takes part; the others' calls
+// fail at their completion with a message naming the mismatch; a later call is right. (A
+// generalized request belongs to no communicator: MPI raises its error on MPI_COMM_WORLD.)
+TEST_F(NonblockingErrors, OneBadRankFailsItsPeersAtCompletion) {
+  const int rank = rank_in(comm_), p = size_of(comm_);
+  if (p < 2) return;
+  MPI_Errhandler world_handler = MPI_ERRHANDLER_NULL;
+  MPI_Comm_get_errhandler(MPI_COMM_WORLD, &world_handler);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  const std::size_t count = 16;
+  const std::vector<int> send = make_send_blocks(comm_, count);
+  std::vector<int> result(send.size(), kCanary);
+  MPI_Request request = MPI_REQUEST_NULL;
+  const int mine = rank == 0 ? -1 : int(count);
+  const int rc = ialltoall(send.data(), mine, MPI_INT, result.data(), mine, MPI_INT, comm_, &request,
+                           named("pairwise"));
+  if (rank == 0) {
+    EXPECT_NE(rc, MPI_SUCCESS);
+  } else {
+    EXPECT_EQ(rc, MPI_SUCCESS) << topocoll_error_message();
+    MPI_Status status;
+    const int waited = MPI_Wait(&request, &status);
+    EXPECT_NE(waited, MPI_SUCCESS);
+    EXPECT_NE(status.MPI_ERROR, MPI_SUCCESS);
+    EXPECT_NE(std::string(topocoll_error_message()).find("ialltoall (pairwise)"), std::string::npos)
+        << topocoll_error_message();
+  }
+  expect_ialltoall_matches(comm_, count, named("pairwise"));
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, world_handler);
+  MPI_Errhandler_free(&world_handler);
+}
+
+}  // namespace
+}  // namespace topocoll::testing
