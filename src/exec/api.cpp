@@ -1,5 +1,6 @@
 // The C++ API's entry points: each describes its call (which buffer, count, displacements
 // and datatype serve as which side) and hands it to the one pipeline (collective.hpp).
+#include "exec/call_descriptions.hpp"
 #include "exec/collective.hpp"
 #include "exec/nonblocking.hpp"
 #include "topocoll/topocoll.hpp"
@@ -8,8 +9,11 @@ namespace topocoll {
 
 namespace {
 
+using exec::alltoallv_call;
+using exec::alltoallw_call;
 using exec::CallArguments;
-using exec::SideArguments;
+using exec::gatherv_call;
+using exec::scatterv_call;
 
 // The blocking call (request null) or the nonblocking one.
 int run_or_start(const CallArguments& call, const CollectiveOptions& options, MPI_Request* request, bool nonblocking) {
@@ -21,37 +25,9 @@ int run_or_start(const CallArguments& call, const CollectiveOptions& options, MP
 int run_uniform(Operation operation, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const CollectiveOptions& options,
                 MPI_Request* request = nullptr, bool nonblocking = false) {
-  const CallArguments call{operation, SideArguments{sendbuf, sendcount, nullptr, nullptr, sendtype},
-                           SideArguments{recvbuf, recvcount, nullptr, nullptr, recvtype}, root, comm};
-  return run_or_start(call, options, request, nonblocking);
-}
-
-CallArguments alltoallv_call(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                             MPI_Comm comm) {
-  return CallArguments{Operation::alltoallv, SideArguments{sendbuf, 0, sendcounts, sdispls, sendtype},
-                       SideArguments{recvbuf, 0, recvcounts, rdispls, recvtype}, 0, comm};
-}
-
-CallArguments alltoallw_call(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                             const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
-                             const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  CallArguments call{Operation::alltoallv, SideArguments{sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes},
-                     SideArguments{recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes}, 0, comm};
-  call.per_peer_types = true;
-  return call;
-}
-
-CallArguments scatterv_call(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                            void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return CallArguments{Operation::scatterv, SideArguments{sendbuf, 0, sendcounts, displs, sendtype},
-                       SideArguments{recvbuf, recvcount, nullptr, nullptr, recvtype}, root, comm};
-}
-
-CallArguments gatherv_call(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                           const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return CallArguments{Operation::gatherv, SideArguments{sendbuf, sendcount, nullptr, nullptr, sendtype},
-                       SideArguments{recvbuf, 0, recvcounts, displs, recvtype}, root, comm};
+  return run_or_start(
+      exec::uniform_call(operation, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm), options,
+      request, nonblocking);
 }
 
 }  // namespace

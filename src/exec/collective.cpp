@@ -7,19 +7,17 @@
 #include <utility>
 
 #include "exec/algorithm_setup.hpp"
-#include "exec/auto_choice.hpp"
 #include "exec/auto_shortcut.hpp"
-#include "exec/block_size_exchange.hpp"
 #include "exec/call_blocks.hpp"
 #include "exec/call_checks.hpp"
 #include "exec/call_steps.hpp"
 #include "exec/comm_state.hpp"
 #include "exec/error_report.hpp"
-#include "exec/execution_plan.hpp"
 #include "exec/executor.hpp"
 #include "exec/liu_exchange.hpp"
 #include "exec/mpi_handles.hpp"
 #include "exec/native_call.hpp"
+#include "exec/outstanding.hpp"
 #include "exec/staging.hpp"
 #include "exec/stand_in.hpp"
 
@@ -124,6 +122,7 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
   if (!mpi_is_active()) {
     return report_failure(arguments.comm, Failure{MPI_ERR_OTHER, op + ": called before MPI_Init or after MPI_Finalize"});
   }
+  advance_outstanding();  // nonblocking calls on their way move on (one atomic load when there is none)
   if (int rc = MPI_SUCCESS; hand_on_as_before(arguments, options, defaults, rc)) return rc;
   CheckedCall call;
   CallBlocks blocks;

@@ -17,14 +17,18 @@ enum class Note : unsigned {
   configuration_error = 1u << 0,
   internal_error = 1u << 1,
   // Then two bits per operation, and two for MPI_Alltoallw after them: answered by topocoll,
-  // answered by the MPI library (answer_note).
+  // answered by the MPI library (answer_note); then as many for the nonblocking forms.
 };
 
-// The note that says who answered `operation` (`per_peer_types`: MPI_Alltoallw).
-constexpr Note answer_note(Operation operation, bool per_peer_types, bool by_topocoll) {
-  const unsigned index = per_peer_types ? static_cast<unsigned>(std::size(kOperations)) : static_cast<unsigned>(operation);
+// The note that says who answered `operation` (`per_peer_types`: MPI_Alltoallw; `nonblocking`:
+// MPI_Ialltoall ...).
+constexpr Note answer_note(Operation operation, bool per_peer_types, bool by_topocoll, bool nonblocking = false) {
+  constexpr auto kForms = static_cast<unsigned>(std::size(kOperations)) + 1;  // and MPI_Alltoallw
+  const unsigned form = per_peer_types ? kForms - 1 : static_cast<unsigned>(operation);
+  const unsigned index = form + (nonblocking ? kForms : 0u);
   return static_cast<Note>(1u << (2 + 2 * index + (by_topocoll ? 0u : 1u)));
 }
+static_assert(2 + 2 * 2 * (std::size(kOperations) + 1) <= 32, "the notes fit in an unsigned attribute value");
 
 enum class Speakers { rank_zero, every_rank };
 

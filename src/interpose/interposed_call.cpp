@@ -11,6 +11,7 @@
 #include "exec/collective.hpp"
 #include "exec/error_report.hpp"
 #include "exec/native_call.hpp"
+#include "exec/nonblocking.hpp"
 #include "interpose/call_route.hpp"
 #include "interpose/communicator_notes.hpp"
 #include "interpose/configuration_agreement.hpp"
@@ -41,6 +42,7 @@ struct Answerer {
   const InterposeConfig& config;
   const exec::CallArguments& call;
   const char* entry_point;
+  MPI_Request* request;  // the nonblocking forms' handle; null for the blocking ones
 
   const OperationChoice& choice() const { return config.choice(call.operation, call.per_peer_types); }
   std::string variable() const { return variable_of(call.operation, call.per_peer_types); }
@@ -52,7 +54,7 @@ struct Answerer {
     if (how == "auto") how = "auto with TOPOCOLL_CALIBRATION=" + config.calibration;
     // The model's choice, or the decision table's (which may name the MPI library's own).
     if (!chosen_by.empty()) how += ", chosen by " + chosen_by;
-    say_once(call.comm, answer_note(call.operation, call.per_peer_types, true), Speakers::rank_zero,
+    say_once(call.comm, answer_note(call.operation, call.per_peer_types, true, request != nullptr), Speakers::rank_zero,
              std::string(entry_point) + " on " + describe_communicator(call.comm) +
                  ": answered by topocoll, algorithm '" + algorithm + "' (" + variable() + "=" +
                  how + ")");
@@ -67,9 +69,9 @@ struct Answerer {
       why = variable + "=auto, no TOPOCOLL_CALIBRATION: the MPI library's own, the safe choice until a "
                        "calibration says otherwise (docs/tuning.md)";
     }
-    say_once(call.comm, answer_note(call.operation, call.per_peer_types, false), Speakers::rank_zero,
+    say_once(call.comm, answer_note(call.operation, call.per_peer_types, false, request != nullptr), Speakers::rank_zero,
              std::string(entry_point) + " on " + describe_communicator(call.comm) + ": answered by the MPI library (P" +
-                 exec::native_call_name(call) + "), " + why);
+                 (request != nullptr ? exec::native_start_name(call) : exec::native_call_name(call)) + "), " + why);
   }
 
   // Whether an error message is about a file or shorthand the environment named.
@@ -93,7 +95,9 @@ struct Answerer {
       options.chosen_by = &chosen_by;
     }
     options.inapplicable_reason = &inapplicable;
-    const int rc = exec::run_collective(call, options, &defaults);
+    const int rc = request != nullptr
+                       ? exec::start_collective(call, options, request, exec::StartRule::never_waits, &defaults)
+                       : exec::run_collective(call, options, &defaults);
     if (!inapplicable.empty()) {
       say_mpi_answers(inapplicable);
       return rc;
@@ -125,38 +129,50 @@ struct Answerer {
     return rc;
   }
 
+  // The MPI library's own call, blocking or nonblocking as the program's.
+  int hand_on() const { return request != nullptr ? exec::start_native(call, request) : exec::call_native(call); }
+
   int answer() const {
     // Ranks that read different configurations all hand every call on (rank 0 said why at MPI_Init).
     if (!configuration_agreed()) {
       say_mpi_answers(configuration_disagreement());
-      return exec::call_native(call);
+      return hand_on();
     }
     if (!config.valid()) return raise_error(call.comm, MPI_ERR_ARG, Note::configuration_error, config.error);
     // The handed-on route first, and reading nothing of the call: it must cost next to nothing.
     if (choice().native() || call.comm == MPI_COMM_NULL) {  // MPI reports a null communicator
       say_mpi_answers("");
-      return exec::call_native(call);
+      return hand_on();
     }
     const CallRoute route = route_call(choice(), describe_call(call));
     if (!route.by_topocoll) {
       say_mpi_answers(route.fallback_reason);
-      return exec::call_native(call);
+      return hand_on();
     }
     return by_topocoll(route.algorithm);
   }
 };
 
+// Exceptions never cross into the application's C or Fortran code.
+int answer_safely(const Answerer& answerer) {
+  try {
+    return answerer.answer();
+  } catch (const std::exception& e) {
+    return raise_error(answerer.call.comm, MPI_ERR_INTERN, Note::internal_error,
+                       std::string("internal error: ") + e.what());
+  } catch (...) {
+    return raise_error(answerer.call.comm, MPI_ERR_INTERN, Note::internal_error, "internal error");
+  }
+}
+
 }  // namespace
 
 int answer_call(const exec::CallArguments& call, const char* entry_point) {
-  // Exceptions never cross into the application's C or Fortran code.
-  try {
-    return Answerer{interpose_config(), call, entry_point}.answer();
-  } catch (const std::exception& e) {
-    return raise_error(call.comm, MPI_ERR_INTERN, Note::internal_error, std::string("internal error: ") + e.what());
-  } catch (...) {
-    return raise_error(call.comm, MPI_ERR_INTERN, Note::internal_error, "internal error");
-  }
+  return answer_safely(Answerer{interpose_config(), call, entry_point, nullptr});
+}
+
+int answer_start(const exec::CallArguments& call, MPI_Request* request, const char* entry_point) {
+  return answer_safely(Answerer{interpose_config(), call, entry_point, request});
 }
 
 }  // namespace topocoll::interpose

@@ -13,4 +13,9 @@ namespace topocoll::interpose {
 // "MPI_ALLTOALL (Fortran)"). Never throws; returns the MPI code the program gets.
 int answer_call(const exec::CallArguments& call, const char* entry_point);
 
+// The nonblocking forms (MPI_Ialltoall ...): the same variables and routes; *request the
+// program's handle. topocoll answers only a call whose start waits for no other rank
+// (exec::StartRule::never_waits); TOPOCOLL_VERBOSE says why another goes to the MPI library.
+int answer_start(const exec::CallArguments& call, MPI_Request* request, const char* entry_point);
+
 }  // namespace topocoll::interpose

@@ -10,12 +10,17 @@
 #include <mpi.h>
 
 #include "exec/call.hpp"
+#include "exec/call_descriptions.hpp"
 #include "interpose/configuration_agreement.hpp"
 #include "interpose/interposed_call.hpp"
 
 using topocoll::Operation;
+using topocoll::exec::alltoallv_call;
+using topocoll::exec::alltoallw_call;
 using topocoll::exec::CallArguments;
-using topocoll::exec::SideArguments;
+using topocoll::exec::gatherv_call;
+using topocoll::exec::scatterv_call;
+using topocoll::exec::uniform_call;
 using topocoll::interpose::answer_call;
 
 extern "C" {
@@ -36,52 +41,49 @@ int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
 
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {
-  return answer_call({Operation::alltoall, SideArguments{sendbuf, sendcount, nullptr, nullptr, sendtype},
-                      SideArguments{recvbuf, recvcount, nullptr, nullptr, recvtype}, 0, comm},
+  return answer_call(uniform_call(Operation::alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0,
+                                  comm),
                      "MPI_Alltoall");
 }
 
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  return answer_call({Operation::alltoallv, SideArguments{sendbuf, 0, sendcounts, sdispls, sendtype},
-                      SideArguments{recvbuf, 0, recvcounts, rdispls, recvtype}, 0, comm},
+  return answer_call(alltoallv_call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                    comm),
                      "MPI_Alltoallv");
 }
 
 int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
                   void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
                   MPI_Comm comm) {
-  CallArguments call{Operation::alltoallv, SideArguments{sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes},
-                     SideArguments{recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes}, 0, comm};
-  call.per_peer_types = true;
-  return answer_call(call, "MPI_Alltoallw");
+  return answer_call(alltoallw_call(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                                    comm),
+                     "MPI_Alltoallw");
 }
 
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return answer_call({Operation::scatter, SideArguments{sendbuf, sendcount, nullptr, nullptr, sendtype},
-                      SideArguments{recvbuf, recvcount, nullptr, nullptr, recvtype}, root, comm},
+  return answer_call(uniform_call(Operation::scatter, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                  root, comm),
                      "MPI_Scatter");
 }
 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return answer_call({Operation::gather, SideArguments{sendbuf, sendcount, nullptr, nullptr, sendtype},
-                      SideArguments{recvbuf, recvcount, nullptr, nullptr, recvtype}, root, comm},
+  return answer_call(uniform_call(Operation::gather, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                  comm),
                      "MPI_Gather");
 }
 
 int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return answer_call({Operation::scatterv, SideArguments{sendbuf, 0, sendcounts, displs, sendtype},
-                      SideArguments{recvbuf, recvcount, nullptr, nullptr, recvtype}, root, comm},
+  return answer_call(scatterv_call(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm),
                      "MPI_Scatterv");
 }
 
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return answer_call({Operation::gatherv, SideArguments{sendbuf, sendcount, nullptr, nullptr, sendtype},
-                      SideArguments{recvbuf, 0, recvcounts, displs, recvtype}, root, comm},
+  return answer_call(gatherv_call(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm),
                      "MPI_Gatherv");
 }
 
@@ -90,73 +92,64 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 #if MPI_VERSION >= 4
 // MPI-4's large-count forms (MPICH 4 has them; Open MPI 4.1 does not): the same routes, under
 // the same variables, with counts of MPI_Count and displacements of MPI_Aint.
-namespace {
-
-CallArguments large(CallArguments call) {
-  call.large_counts = true;
-  return call;
-}
-
-}  // namespace
+using topocoll::exec::large_alltoallv_call;
+using topocoll::exec::large_alltoallw_call;
+using topocoll::exec::large_gatherv_call;
+using topocoll::exec::large_scatterv_call;
+using topocoll::exec::large_uniform_call;
 
 extern "C" {
 
 int MPI_Alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm) {
-  return answer_call(large({Operation::alltoall, SideArguments{sendbuf, sendcount, nullptr, nullptr, sendtype},
-                            SideArguments{recvbuf, recvcount, nullptr, nullptr, recvtype}, 0, comm}),
+  return answer_call(large_uniform_call(Operation::alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                        recvtype, 0, comm),
                      "MPI_Alltoall_c");
 }
 
 int MPI_Alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[], MPI_Datatype sendtype,
                     void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[], MPI_Datatype recvtype,
                     MPI_Comm comm) {
-  return answer_call(
-      large({Operation::alltoallv, SideArguments{sendbuf, 0, nullptr, nullptr, sendtype, nullptr, sendcounts, sdispls},
-             SideArguments{recvbuf, 0, nullptr, nullptr, recvtype, nullptr, recvcounts, rdispls}, 0, comm}),
-      "MPI_Alltoallv_c");
+  return answer_call(large_alltoallv_call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                          recvtype, comm),
+                     "MPI_Alltoallv_c");
 }
 
 int MPI_Alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                     const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  CallArguments call{
-      Operation::alltoallv,
-      SideArguments{sendbuf, 0, nullptr, nullptr, MPI_DATATYPE_NULL, sendtypes, sendcounts, sdispls},
-      SideArguments{recvbuf, 0, nullptr, nullptr, MPI_DATATYPE_NULL, recvtypes, recvcounts, rdispls}, 0, comm};
-  call.per_peer_types = true;
-  return answer_call(large(call), "MPI_Alltoallw_c");
+  return answer_call(large_alltoallw_call(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                                          recvtypes, comm),
+                     "MPI_Alltoallw_c");
 }
 
 int MPI_Scatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
                   MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return answer_call(large({Operation::scatter, SideArguments{sendbuf, sendcount, nullptr, nullptr, sendtype},
-                            SideArguments{recvbuf, recvcount, nullptr, nullptr, recvtype}, root, comm}),
+  return answer_call(large_uniform_call(Operation::scatter, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                        root, comm),
                      "MPI_Scatter_c");
 }
 
 int MPI_Gather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
                  MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return answer_call(large({Operation::gather, SideArguments{sendbuf, sendcount, nullptr, nullptr, sendtype},
-                            SideArguments{recvbuf, recvcount, nullptr, nullptr, recvtype}, root, comm}),
+  return answer_call(large_uniform_call(Operation::gather, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                        root, comm),
                      "MPI_Gather_c");
 }
 
 int MPI_Scatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype,
                    void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  return answer_call(
-      large({Operation::scatterv, SideArguments{sendbuf, 0, nullptr, nullptr, sendtype, nullptr, sendcounts, displs},
-             SideArguments{recvbuf, recvcount, nullptr, nullptr, recvtype}, root, comm}),
-      "MPI_Scatterv_c");
+  return answer_call(large_scatterv_call(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                                         comm),
+                     "MPI_Scatterv_c");
 }
 
 int MPI_Gatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
                   MPI_Comm comm) {
-  return answer_call(
-      large({Operation::gatherv, SideArguments{sendbuf, sendcount, nullptr, nullptr, sendtype},
-             SideArguments{recvbuf, 0, nullptr, nullptr, recvtype, nullptr, recvcounts, displs}, root, comm}),
-      "MPI_Gatherv_c");
+  return answer_call(large_gatherv_call(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                                        comm),
+                     "MPI_Gatherv_c");
 }
 
 }  // extern "C"

@@ -1,0 +1,217 @@
+/* An ordinary MPI program, built without topocoll, that checks the nonblocking collectives'
+ * results: MPI_Ialltoall before and after the communicator's first blocking call, several
+ * outstanding at once and completed by MPI_Waitall, MPI_Test polling, a start followed by a
+ * message the peer receives before its own start, MPI_Iscatter, MPI_Igather, MPI_Iscatterv,
+ * MPI_Igatherv, MPI_Ialltoallv and MPI_Ialltoallw. Run it with libtopocoll-pmpi.so preloaded;
+ * exit 0 when every check passes on every rank. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The value rank `from` sends to rank `to` at position `k` of the block. */
+static int value(int from, int to, int k) { return from * 1000000 + to * 1000 + k % 1000; }
+
+static int failures = 0;
+static int rank, size;
+
+static void expect(int ok, const char* what) {
+  if (!ok) {
+    fprintf(stderr, "nonblocking_check: rank %d: %s failed\n", rank, what);
+    ++failures;
+  }
+}
+
+static int* alltoall_send(int count) {
+  int* send = malloc(sizeof(int) * (size_t)count * (size_t)size);
+  for (int to = 0; to < size; ++to)
+    for (int k = 0; k < count; ++k) send[to * count + k] = value(rank, to, k);
+  return send;
+}
+
+static int alltoall_received(const int* recv, int count) {
+  for (int from = 0; from < size; ++from)
+    for (int k = 0; k < count; ++k)
+      if (recv[from * count + k] != value(from, rank, k)) return 0;
+  return 1;
+}
+
+/* MPI_Ialltoall of `count` ints per block, completed by MPI_Wait or by polling MPI_Test. */
+static void check_ialltoall(int count, int poll, const char* what) {
+  int* send = alltoall_send(count);
+  int* recv = calloc((size_t)count * (size_t)size, sizeof(int));
+  MPI_Request request = MPI_REQUEST_NULL;
+  int ok = MPI_Ialltoall(send, count, MPI_INT, recv, count, MPI_INT, MPI_COMM_WORLD, &request) == MPI_SUCCESS;
+  if (poll) {
+    int done = 0;
+    while (ok && !done) ok = MPI_Test(&request, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+  } else {
+    ok = ok && MPI_Wait(&request, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+  }
+  expect(ok && request == MPI_REQUEST_NULL && alltoall_received(recv, count), what);
+  free(send);
+  free(recv);
+}
+
+/* Three outstanding on MPI_COMM_WORLD, completed together. */
+static void check_several_outstanding(void) {
+  enum { kCalls = 3, kCount = 300 };
+  int* send = alltoall_send(kCount);
+  int* recv[kCalls];
+  MPI_Request requests[kCalls];
+  for (int i = 0; i < kCalls; ++i) {
+    recv[i] = calloc((size_t)kCount * (size_t)size, sizeof(int));
+    MPI_Ialltoall(send, kCount, MPI_INT, recv[i], kCount, MPI_INT, MPI_COMM_WORLD, &requests[i]);
+  }
+  expect(MPI_Waitall(kCalls, requests, MPI_STATUSES_IGNORE) == MPI_SUCCESS, "MPI_Waitall of three MPI_Ialltoall");
+  for (int i = 0; i < kCalls; ++i) {
+    expect(alltoall_received(recv[i], kCount), "one of three outstanding MPI_Ialltoall");
+    free(recv[i]);
+  }
+  free(send);
+}
+
+/* Rank 0 starts, then sends to rank 1, which receives before its own start: valid MPI, which
+ * a start that waited for its peers would hang. */
+static void check_start_does_not_wait(void) {
+  if (size < 2) return;
+  const int count = 64;
+  int* send = alltoall_send(count);
+  int* recv = calloc((size_t)count * (size_t)size, sizeof(int));
+  int token = 42;
+  MPI_Request request;
+  if (rank == 1) MPI_Recv(&token, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Ialltoall(send, count, MPI_INT, recv, count, MPI_INT, MPI_COMM_WORLD, &request);
+  if (rank == 0) MPI_Send(&token, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
+  expect(token == 42 && alltoall_received(recv, count), "MPI_Ialltoall started before a peer's message");
+  free(send);
+  free(recv);
+}
+
+/* MPI_Iscatter, MPI_Igather, MPI_Iscatterv and MPI_Igatherv from the last rank: block q has
+ * q % 3 + 1 ints in the v forms, 5 in the others. */
+static void check_rooted(void) {
+  const int root = size - 1, n = 5;
+  int* counts = malloc(sizeof(int) * (size_t)size);
+  int* displs = malloc(sizeof(int) * (size_t)size);
+  int total = 0;
+  for (int q = 0; q < size; ++q) {
+    counts[q] = q % 3 + 1;
+    displs[q] = total;
+    total += counts[q] + 1; /* a gap after each block */
+  }
+  int* all = calloc((size_t)n * (size_t)size + (size_t)total, sizeof(int));
+  int mine[8];
+  MPI_Request request;
+  for (int q = 0; q < size; ++q)
+    for (int k = 0; k < n; ++k) all[q * n + k] = rank == root ? value(root, q, k) : -1;
+  MPI_Iscatter(all, n, MPI_INT, mine, n, MPI_INT, root, MPI_COMM_WORLD, &request);
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
+  int ok = 1;
+  for (int k = 0; k < n; ++k) ok = ok && mine[k] == value(root, rank, k);
+  expect(ok, "MPI_Iscatter");
+
+  for (int k = 0; k < n; ++k) mine[k] = value(rank, root, k);
+  memset(all, 0, sizeof(int) * (size_t)(n * size));
+  MPI_Igather(mine, n, MPI_INT, all, n, MPI_INT, root, MPI_COMM_WORLD, &request);
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
+  ok = 1;
+  for (int q = 0; rank == root && q < size; ++q)
+    for (int k = 0; k < n; ++k) ok = ok && all[q * n + k] == value(q, root, k);
+  expect(ok, "MPI_Igather");
+
+  for (int q = 0; q < size; ++q)
+    for (int k = 0; k < counts[q]; ++k) all[displs[q] + k] = rank == root ? value(root, q, k) : -1;
+  MPI_Iscatterv(all, counts, displs, MPI_INT, mine, counts[rank], MPI_INT, root, MPI_COMM_WORLD, &request);
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
+  ok = 1;
+  for (int k = 0; k < counts[rank]; ++k) ok = ok && mine[k] == value(root, rank, k);
+  expect(ok, "MPI_Iscatterv");
+
+  for (int k = 0; k < counts[rank]; ++k) mine[k] = value(rank, root, k);
+  memset(all, 0, sizeof(int) * (size_t)total);
+  MPI_Igatherv(mine, counts[rank], MPI_INT, all, counts, displs, MPI_INT, root, MPI_COMM_WORLD, &request);
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
+  ok = 1;
+  for (int q = 0; rank == root && q < size; ++q)
+    for (int k = 0; k < counts[q]; ++k) ok = ok && all[displs[q] + k] == value(q, root, k);
+  expect(ok, "MPI_Igatherv");
+  free(all);
+  free(counts);
+  free(displs);
+}
+
+/* MPI_Ialltoallv and MPI_Ialltoallw: (from + to) % 3 ints from `from` to `to`. */
+static void check_irregular(void) {
+  int *sc = malloc(sizeof(int) * (size_t)size), *sd = malloc(sizeof(int) * (size_t)size);
+  int *rc = malloc(sizeof(int) * (size_t)size), *rd = malloc(sizeof(int) * (size_t)size);
+  int *sdb = malloc(sizeof(int) * (size_t)size), *rdb = malloc(sizeof(int) * (size_t)size);
+  MPI_Datatype* types = malloc(sizeof(MPI_Datatype) * (size_t)size);
+  int sent = 0, received = 0;
+  for (int q = 0; q < size; ++q) {
+    sc[q] = (rank + q) % 3;
+    rc[q] = (q + rank) % 3;
+    sd[q] = sent;
+    rd[q] = received;
+    sdb[q] = sent * (int)sizeof(int);
+    rdb[q] = received * (int)sizeof(int);
+    sent += sc[q];
+    received += rc[q];
+    types[q] = MPI_INT;
+  }
+  int* send = malloc(sizeof(int) * (size_t)(sent + 1));
+  int* recv = malloc(sizeof(int) * (size_t)(received + 1));
+  for (int q = 0; q < size; ++q)
+    for (int k = 0; k < sc[q]; ++k) send[sd[q] + k] = value(rank, q, k);
+  for (int w = 0; w < 2; ++w) {
+    MPI_Request request;
+    memset(recv, 0, sizeof(int) * (size_t)(received + 1));
+    if (w == 0) {
+      MPI_Ialltoallv(send, sc, sd, MPI_INT, recv, rc, rd, MPI_INT, MPI_COMM_WORLD, &request);
+    } else {
+      MPI_Ialltoallw(send, sc, sdb, types, recv, rc, rdb, types, MPI_COMM_WORLD, &request);
+    }
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    int ok = 1;
+    for (int q = 0; q < size; ++q)
+      for (int k = 0; k < rc[q]; ++k) ok = ok && recv[rd[q] + k] == value(q, rank, k);
+    expect(ok, w == 0 ? "MPI_Ialltoallv" : "MPI_Ialltoallw");
+  }
+  free(send);
+  free(recv);
+  free(sc);
+  free(sd);
+  free(rc);
+  free(rd);
+  free(sdb);
+  free(rdb);
+  free(types);
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  /* Before any blocking call: the drop-in hands it on (setting the communicator up would wait). */
+  check_ialltoall(10, 0, "MPI_Ialltoall on a communicator not yet set up");
+  {
+    int* send = alltoall_send(1);
+    int* recv = calloc((size_t)size, sizeof(int));
+    MPI_Alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, MPI_COMM_WORLD);
+    expect(alltoall_received(recv, 1), "MPI_Alltoall");
+    free(send);
+    free(recv);
+  }
+  check_ialltoall(1000, 0, "MPI_Ialltoall, waited for");
+  check_ialltoall(1000, 1, "MPI_Ialltoall, polled with MPI_Test");
+  check_several_outstanding();
+  check_start_does_not_wait();
+  check_rooted();
+  check_irregular();
+  int all_failures = 0;
+  MPI_Allreduce(&failures, &all_failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) printf("nonblocking_check: %s\n", all_failures == 0 ? "all passed" : "FAILED");
+  MPI_Finalize();
+  return all_failures == 0 ? 0 : 1;
+}
