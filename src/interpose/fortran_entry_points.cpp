@@ -96,6 +96,15 @@ void answer(const CallArguments& call, const char* entry_point, MPI_Fint* ierror
   if (ierror != nullptr) *ierror = static_cast<MPI_Fint>(rc);
 }
 
+// The nonblocking forms: the request goes back as Fortran's handle (MPI_Request_c2f), which
+// Fortran's MPI_WAIT and MPI_TEST turn back into it.
+void answer_start(const CallArguments& call, const char* entry_point, MPI_Fint* request, MPI_Fint* ierror) {
+  MPI_Request c_request = MPI_REQUEST_NULL;
+  const int rc = topocoll::interpose::answer_start(call, &c_request, entry_point);
+  if (rc == MPI_SUCCESS) *request = PMPI_Request_c2f(c_request);
+  if (ierror != nullptr) *ierror = static_cast<MPI_Fint>(rc);
+}
+
 }  // namespace
 
 // The spellings of one Fortran entry point, as aliases of Open MPI's ompi_<name>_f. A macro
@@ -192,6 +201,70 @@ void ompi_gatherv_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char
 TOPOCOLL_FORTRAN_SPELLINGS(gatherv, GATHERV,
                            (char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*,
                             MPI_Fint*))
+
+// The nonblocking forms (MPI_IALLTOALLW is left to Open MPI: its datatype arrays, converted
+// here, would have to outlive the call).
+void ompi_ialltoall_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf, MPI_Fint* recvcount,
+                      MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierror) {
+  answer_start({Operation::alltoall, side(sendbuf, sendcount, sendtype), side(recvbuf, recvcount, recvtype), 0,
+                PMPI_Comm_f2c(*comm)},
+               "MPI_Ialltoall (Fortran)", request, ierror);
+}
+TOPOCOLL_FORTRAN_SPELLINGS(ialltoall, IALLTOALL,
+                           (char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*))
+
+void ompi_ialltoallv_f(char* sendbuf, MPI_Fint* sendcounts, MPI_Fint* sdispls, MPI_Fint* sendtype, char* recvbuf,
+                       MPI_Fint* recvcounts, MPI_Fint* rdispls, MPI_Fint* recvtype, MPI_Fint* comm, MPI_Fint* request,
+                       MPI_Fint* ierror) {
+  answer_start({Operation::alltoallv, side(sendbuf, sendcounts, sdispls, sendtype),
+                side(recvbuf, recvcounts, rdispls, recvtype), 0, PMPI_Comm_f2c(*comm)},
+               "MPI_Ialltoallv (Fortran)", request, ierror);
+}
+TOPOCOLL_FORTRAN_SPELLINGS(ialltoallv, IALLTOALLV,
+                           (char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*,
+                            MPI_Fint*, MPI_Fint*))
+
+void ompi_iscatter_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf, MPI_Fint* recvcount,
+                     MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierror) {
+  answer_start({Operation::scatter, side(sendbuf, sendcount, sendtype), side(recvbuf, recvcount, recvtype), *root,
+                PMPI_Comm_f2c(*comm)},
+               "MPI_Iscatter (Fortran)", request, ierror);
+}
+TOPOCOLL_FORTRAN_SPELLINGS(iscatter, ISCATTER,
+                           (char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*,
+                            MPI_Fint*))
+
+void ompi_igather_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf, MPI_Fint* recvcount,
+                    MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierror) {
+  answer_start({Operation::gather, side(sendbuf, sendcount, sendtype), side(recvbuf, recvcount, recvtype), *root,
+                PMPI_Comm_f2c(*comm)},
+               "MPI_Igather (Fortran)", request, ierror);
+}
+TOPOCOLL_FORTRAN_SPELLINGS(igather, IGATHER,
+                           (char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*,
+                            MPI_Fint*))
+
+void ompi_iscatterv_f(char* sendbuf, MPI_Fint* sendcounts, MPI_Fint* displs, MPI_Fint* sendtype, char* recvbuf,
+                      MPI_Fint* recvcount, MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* request,
+                      MPI_Fint* ierror) {
+  answer_start({Operation::scatterv, side(sendbuf, sendcounts, displs, sendtype), side(recvbuf, recvcount, recvtype),
+                *root, PMPI_Comm_f2c(*comm)},
+               "MPI_Iscatterv (Fortran)", request, ierror);
+}
+TOPOCOLL_FORTRAN_SPELLINGS(iscatterv, ISCATTERV,
+                           (char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*,
+                            MPI_Fint*, MPI_Fint*))
+
+void ompi_igatherv_f(char* sendbuf, MPI_Fint* sendcount, MPI_Fint* sendtype, char* recvbuf, MPI_Fint* recvcounts,
+                     MPI_Fint* displs, MPI_Fint* recvtype, MPI_Fint* root, MPI_Fint* comm, MPI_Fint* request,
+                     MPI_Fint* ierror) {
+  answer_start({Operation::gatherv, side(sendbuf, sendcount, sendtype), side(recvbuf, recvcounts, displs, recvtype),
+                *root, PMPI_Comm_f2c(*comm)},
+               "MPI_Igatherv (Fortran)", request, ierror);
+}
+TOPOCOLL_FORTRAN_SPELLINGS(igatherv, IGATHERV,
+                           (char*, MPI_Fint*, MPI_Fint*, char*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*, MPI_Fint*,
+                            MPI_Fint*, MPI_Fint*))
 
 }  // extern "C"
 

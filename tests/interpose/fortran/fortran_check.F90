@@ -1,6 +1,6 @@
 ! A Fortran MPI program, built without topocoll, that checks the operations topocoll answers
 ! (MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw, MPI_Scatter, MPI_Gather, MPI_Scatterv,
-! MPI_Gatherv) through each of MPI's three Fortran bindings: mpif.h, `use mpi` and `use mpi_f08`; with
+! MPI_Gatherv, and the nonblocking forms of all but MPI_Alltoallw) through each of MPI's three Fortran bindings: mpif.h, `use mpi` and `use mpi_f08`; with
 ! separate buffers, MPI_IN_PLACE, a derived datatype, and arguments that MPI says are ignored
 ! left unset; on MPI_COMM_WORLD and on a split of it. Run with libtopocoll-pmpi.so preloaded to
 ! check the library's answers to Fortran callers (tests/interpose/CMakeLists.txt). Exits 0
@@ -94,10 +94,12 @@ contains
 #define CHECK_ALL check_with_mpif_h
 #define COMM_T integer
 #define TYPE_T integer
+#define REQUEST_T integer
 #include "collectives_body.inc"
 #undef CHECK_ALL
 #undef COMM_T
 #undef TYPE_T
+#undef REQUEST_T
 end module check_mpif_h
 
 module check_use_mpi
@@ -108,10 +110,12 @@ contains
 #define CHECK_ALL check_with_use_mpi
 #define COMM_T integer
 #define TYPE_T integer
+#define REQUEST_T integer
 #include "collectives_body.inc"
 #undef CHECK_ALL
 #undef COMM_T
 #undef TYPE_T
+#undef REQUEST_T
 end module check_use_mpi
 
 module check_use_mpi_f08
@@ -122,10 +126,12 @@ contains
 #define CHECK_ALL check_with_use_mpi_f08
 #define COMM_T type(MPI_Comm)
 #define TYPE_T type(MPI_Datatype)
+#define REQUEST_T type(MPI_Request)
 #include "collectives_body.inc"
 #undef CHECK_ALL
 #undef COMM_T
 #undef TYPE_T
+#undef REQUEST_T
 end module check_use_mpi_f08
 
 program fortran_check
