@@ -53,7 +53,8 @@ MaybeFailure check_applies(const CheckedCall& call) {
                  "algorithm '" + std::string(call.algorithm->name) + "' does not apply: " + applicability.reason, true};
 }
 
-MaybeFailure set_up_call(const CallArguments& arguments, CheckedCall& call, CallSetup& setup) {
+MaybeFailure set_up_call(const CallArguments& arguments, CheckedCall& call, CallSetup& setup,
+                         bool wait_for_duplicate) {
   if (auto failure = find_comm_state(arguments.comm, setup.state)) return failure;
   CommState& state = *setup.state;
   setup.tags = state.next_call_tags();
@@ -68,6 +69,7 @@ MaybeFailure set_up_call(const CallArguments& arguments, CheckedCall& call, Call
   // The first call on a communicator discovers its topology, then duplicates it: collective
   // steps, in the same order on every rank.
   if (auto failure = attach_topology(state, call)) return failure;
+  if (!wait_for_duplicate) return state.private_comm_without_waiting(setup.private_comm);
   return state.private_comm(setup.private_comm);
 }
 
@@ -79,7 +81,13 @@ MaybeFailure prepare_walk(const CallArguments& arguments, CheckedCall& call, Cal
     return failure;
   }
   if (call.settings.hollow) return std::nullopt;
-  return buffers.stage_in(arguments, call, plan->scratch_bytes, setup.private_comm);
+  // MPI_Pack wants a communicator that returns errors: this process's own while the duplicate
+  // is on its way.
+  MPI_Comm pack_comm = setup.private_comm;
+  if (pack_comm == MPI_COMM_NULL) {
+    if (auto failure = local_probe_comm(pack_comm)) return failure;
+  }
+  return buffers.stage_in(arguments, call, plan->scratch_bytes, pack_comm);
 }
 
 }  // namespace topocoll::exec

@@ -27,12 +27,16 @@ struct CallSetup {
 
 // Takes the call's tags, resolves auto (call.native when its table named the MPI library's own),
 // attaches the topology and finds the private communicator. Collective on the first use of a
-// communicator (its duplicate, its topology) and for auto's summary of a v form.
-MaybeFailure set_up_call(const CallArguments& arguments, CheckedCall& call, CallSetup& setup);
+// communicator (its duplicate, its topology) and for auto's summary of a v form. Without
+// `wait_for_duplicate` (a nonblocking call), a duplicate still being made leaves
+// setup.private_comm null (CommState::private_comm_without_waiting).
+MaybeFailure set_up_call(const CallArguments& arguments, CheckedCall& call, CallSetup& setup,
+                         bool wait_for_duplicate = true);
 
 // The plan: the uniform operations' cached per communicator, the v forms' built for the call's
 // sizes after learning those their algorithm asks for (point-to-point with the ranks that hold
-// them); then the buffers staged for it (none for a hollow call).
+// them, on setup.private_comm, which must then be made); then the buffers staged for it (none
+// for a hollow call).
 MaybeFailure prepare_walk(const CallArguments& arguments, CheckedCall& call, CallBlocks& blocks,
                           const CallSetup& setup, std::shared_ptr<const ExecutionPlan>& plan, StagedBuffers& buffers);
 

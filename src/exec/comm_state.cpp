@@ -44,7 +44,21 @@ std::mutex& state_creation_lock() {
 
 }  // namespace
 
+MaybeFailure CommState::adopt_duplicate() {
+  OwnedComm owned(std::exchange(pending_duplicate_, MPI_COMM_NULL));
+  const int set = MPI_Comm_set_errhandler(owned.get(), MPI_ERRORS_RETURN);
+  if (set != MPI_SUCCESS) return mpi_call_failure("MPI_Comm_set_errhandler", set);
+  private_comm_ = std::move(owned);
+  return std::nullopt;
+}
+
 MaybeFailure CommState::private_comm(MPI_Comm& out) {
+  if (duplicating_ != MPI_REQUEST_NULL) {  // a nonblocking call started it: now it must be made
+    if (const int rc = MPI_Wait(&duplicating_, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) {
+      return mpi_call_failure("MPI_Comm_idup (waited for)", rc);
+    }
+    if (auto failure = adopt_duplicate()) return failure;
+  }
   if (private_comm_.get() == MPI_COMM_NULL) {
     if (auto failure = duplicate_returning_errors(user_comm_, "MPI_Comm_dup", private_comm_)) return failure;
   }
@@ -52,14 +66,45 @@ MaybeFailure CommState::private_comm(MPI_Comm& out) {
   return std::nullopt;
 }
 
-void CommState::finish_outstanding() {
-  if (private_comm_.get() != MPI_COMM_NULL && may_free_handles()) finish_outstanding_on(private_comm_.get());
+MaybeFailure CommState::private_comm_without_waiting(MPI_Comm& out) {
+  out = private_comm_.get();
+  if (out != MPI_COMM_NULL) return std::nullopt;
+  if (duplicating_ == MPI_REQUEST_NULL) {
+    // This process's own duplicate first (local_probe_comm: the nonblocking call packs with it
+    // while the duplicate is on its way). Open MPI makes one communicator at a time per process:
+    // a local MPI_Comm_dup asked for after the MPI_Comm_idup would wait for every rank's start.
+    MPI_Comm probe = MPI_COMM_NULL;
+    if (auto failure = local_probe_comm(probe)) return failure;
+    out = private_comm_.get();  // (on MPI_COMM_SELF, that was this state's own)
+    if (out != MPI_COMM_NULL) return std::nullopt;
+    if (const int rc = MPI_Comm_idup(user_comm_, &pending_duplicate_, &duplicating_); rc != MPI_SUCCESS) {
+      return mpi_call_failure("MPI_Comm_idup", rc);
+    }
+  }
+  int done = 0;
+  if (const int rc = MPI_Test(&duplicating_, &done, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) {
+    return mpi_call_failure("MPI_Comm_idup (tested)", rc);
+  }
+  if (!done) return std::nullopt;
+  if (auto failure = adopt_duplicate()) return failure;
+  out = private_comm_.get();
+  return std::nullopt;
 }
 
-bool CommState::set_up_needs_peers(const std::string* spec, const std::string* network_path) const {
-  if (private_comm_.get() == MPI_COMM_NULL) return true;
-  if (spec != nullptr && topologies_.count(*spec) == 0) return true;
-  return network_path != nullptr && !network_path->empty() && networks_.count(*network_path) == 0;
+void CommState::finish_outstanding() {
+  if (!may_free_handles()) return;
+  finish_outstanding_on(this);
+  MPI_Comm unused = MPI_COMM_NULL;
+  if (duplicating_ != MPI_REQUEST_NULL) (void)private_comm(unused);  // so that it is freed
+}
+
+CommState::SetUp CommState::set_up_for(const std::string* spec, const std::string* network_path) const {
+  if (spec != nullptr && topologies_.count(*spec) == 0) return SetUp::needs_peers;
+  if (network_path != nullptr && !network_path->empty() && networks_.count(*network_path) == 0) {
+    return SetUp::needs_peers;
+  }
+  const bool duplicate_coming = private_comm_.get() != MPI_COMM_NULL || duplicating_ != MPI_REQUEST_NULL;
+  return duplicate_coming ? SetUp::ready : SetUp::duplicate_missing;
 }
 
 CallTags CommState::next_call_tags() {

@@ -44,6 +44,10 @@ class CommState {
   // The private duplicate, with MPI_ERRORS_RETURN. The first call duplicates the user's
   // communicator: collective over it, like the operation that asks.
   MaybeFailure private_comm(MPI_Comm& out);
+  // The nonblocking calls' way to it: the first call starts the duplicate (MPI_Comm_idup,
+  // which completes once every rank has started it) and no call waits: `out` is the duplicate
+  // once made, MPI_COMM_NULL until then.
+  MaybeFailure private_comm_without_waiting(MPI_Comm& out);
   // The topology this communicator sees under `spec` (see discover_topology), discovered on
   // first use per spec (collective over the communicator) and cached.
   MaybeFailure topology(const std::string& spec, const Topology*& out);
@@ -53,13 +57,16 @@ class CommState {
   // The calibration at `path` (auto), read on first use and cached; MPI_ERR_ARG naming the
   // field at fault when it cannot be used. Local.
   MaybeFailure calibration(const std::string& path, const Calibration*& out);
-  // Completes the nonblocking collectives still on their way on this communicator (when the
-  // user frees it: MPI frees a communicator once its operations are complete).
+  // Completes the nonblocking collectives still on their way on this communicator, and its
+  // duplicate if it is still being made (when the user frees it: MPI frees a communicator once
+  // its operations are complete).
   void finish_outstanding();
-  // Whether a call's set-up here would communicate (a nonblocking call's start may not): the
-  // duplicate not yet made, or, where asked (non-null), the topology under `spec` or the
-  // network at `network_path` not yet discovered. Local.
-  bool set_up_needs_peers(const std::string* spec, const std::string* network_path) const;
+  // How far a call's set-up here is (a nonblocking call's start never waits for a peer):
+  // where asked (non-null), the topology under `spec` and the network at `network_path` must
+  // have been discovered (collective steps that wait), and the duplicate made or on its way
+  // (private_comm_without_waiting). Local.
+  enum class SetUp { ready, duplicate_missing, needs_peers };
+  SetUp set_up_for(const std::string* spec, const std::string* network_path) const;
   // The tags of the next call on this communicator. Every call has its own pair, the same on
   // every rank (all ranks make the same calls in the same order), so a message that a failed
   // call left unmatched can never be taken by a later call. Local; cycles through the tag
@@ -76,8 +83,12 @@ class CommState {
   ErrorLog& errors() { return errors_; }
 
  private:
+  MaybeFailure adopt_duplicate();
+
   MPI_Comm user_comm_;
   OwnedComm private_comm_;
+  MPI_Comm pending_duplicate_ = MPI_COMM_NULL;  // MPI_Comm_idup's, until `duplicating_` completes
+  MPI_Request duplicating_ = MPI_REQUEST_NULL;
   std::uint64_t calls_ = 0;
   int tag_upper_bound_ = 0;  // MPI_TAG_UB, read on first use
   PlanCache plans_;

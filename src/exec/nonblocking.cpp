@@ -32,28 +32,23 @@ class PendingCollective final : public Outstanding {
 
   bool advance() override {
     const WorldErrorsReturned errors_come_back;  // as in the blocking call (mpi_handles.hpp)
+    if (walk == nullptr) {  // the communicator's first call: its duplicate is on its way
+      if (auto failure = setup.state->private_comm_without_waiting(setup.private_comm)) return finish(failure);
+      if (setup.private_comm == MPI_COMM_NULL) return false;
+      walk = std::make_unique<PlanWalk>(*plan, buffers.bytes(), setup.private_comm, setup.tags.schedule,
+                                        call.settings, false);
+    }
     if (!walk->advance()) return false;
     MaybeFailure failure = walk->take_failure();
     if (!failure && !call.settings.hollow) failure = buffers.stage_out(arguments, call, setup.private_comm);
-    if (outcome == nullptr) return true;  // a stand-in's: its own failure was reported at its start
-    int code = MPI_SUCCESS;
-    if (failure) {
-      failure->message = label + ": " + failure->message;
-      record_failure(*failure);
-      code = failure->code;
-    }
-    outcome->complete(request, code);
-    return true;
+    return finish(failure);
   }
 
-  MPI_Comm comm() const override { return setup.private_comm; }
+  const void* owner() const override { return setup.state; }
 
-  // The walk starts: its first round goes out now. True when it has already finished.
-  bool start() {
-    walk = std::make_unique<PlanWalk>(*plan, buffers.bytes(), setup.private_comm, setup.tags.schedule,
-                                      call.settings, false);
-    return advance();
-  }
+  // The walk starts (once the private duplicate is made): its first round goes out now. True
+  // when it has already finished.
+  bool start() { return advance(); }
 
   CallArguments arguments;
   StandInCall stand_in;  // a stand-in's arguments point into it
@@ -66,6 +61,20 @@ class PendingCollective final : public Outstanding {
   std::string label;                  // "ialltoall (pairwise)", for a failure's message
   RequestOutcome* outcome = nullptr;  // null for a stand-in: no user waits for it
   MPI_Request request = MPI_REQUEST_NULL;
+
+ private:
+  // The user's request completes, with the failure's code and message if any. Always true.
+  bool finish(MaybeFailure& failure) {
+    if (outcome == nullptr) return true;  // a stand-in's: its own failure was reported at its start
+    int code = MPI_SUCCESS;
+    if (failure) {
+      failure->message = label + ": " + failure->message;
+      record_failure(*failure);
+      code = failure->code;
+    }
+    outcome->complete(request, code);
+    return true;
+  }
 };
 
 Failure inapplicable(std::string reason) { return Failure{MPI_ERR_ARG, std::move(reason), true}; }
@@ -96,9 +105,11 @@ MaybeFailure check_start(const CheckedCall& call, const CallArguments& arguments
   if (auto failure = find_comm_state(arguments.comm, state)) return failure;
   const bool topology = call.auto_select || algorithm->needs_topology;
   const bool network = call.auto_select || algorithm->reads_routes;
-  if (state->set_up_needs_peers(topology ? &call.topology_spec : nullptr, network ? &call.network_path : nullptr)) {
-    return inapplicable("the communicator is not set up for topocoll yet (a first call duplicates it and discovers "
-                        "its topology, with every rank), and a nonblocking start never waits for another rank");
+  // A missing duplicate is no obstacle: it is made without waiting (MPI_Comm_idup).
+  if (state->set_up_for(topology ? &call.topology_spec : nullptr, network ? &call.network_path : nullptr) ==
+      CommState::SetUp::needs_peers) {
+    return inapplicable("the communicator's topology is not known to topocoll yet (a first blocking call discovers "
+                        "it, with every rank), and a nonblocking start never waits for another rank");
   }
   return std::nullopt;
 }
@@ -109,9 +120,13 @@ MaybeFailure check_chosen(const CheckedCall& call) {
   return inapplicable("auto chose '" + std::string(call.algorithm->name) + "', which has no nonblocking form yet");
 }
 
-// Set-up, plan and staged buffers; the walk is not started.
+// Set-up, plan and staged buffers; the walk is not started. The private duplicate may still be
+// on its way, except where the start learns block sizes from other ranks over it (a v form
+// whose algorithm asks them), or auto, whose set-up has it already under StartRule::never_waits.
 MaybeFailure prepare(PendingCollective& p) {
-  if (auto failure = set_up_call(p.arguments, p.call, p.setup)) return failure;
+  const Algorithm* algorithm = p.call.algorithm;
+  const bool asks_sizes = is_variable(p.call.operation) && algorithm != nullptr && algorithm->size_questions != nullptr;
+  if (auto failure = set_up_call(p.arguments, p.call, p.setup, p.call.auto_select || asks_sizes)) return failure;
   if (p.call.native) return std::nullopt;
   if (auto failure = check_chosen(p.call)) return failure;
   return prepare_walk(p.arguments, p.call, p.blocks, p.setup, p.plan, p.buffers);

@@ -91,17 +91,17 @@ int advance_outstanding() {
   return finished;
 }
 
-void finish_outstanding_on(MPI_Comm comm) {
+void finish_outstanding_on(const void* owner) {
   Registry& r = registry();
-  if (comm == MPI_COMM_NULL || advancing) return;
-  const auto any_on_comm = [&] {
+  if (advancing) return;
+  const auto any_of_owner = [&] {
     const std::lock_guard<std::mutex> hold(r.lock);
     for (const auto& collective : r.collectives) {
-      if (collective->comm() == comm) return true;
+      if (collective->owner() == owner) return true;
     }
     return false;
   };
-  while (r.count.load(std::memory_order_acquire) > 0 && any_on_comm()) advance_outstanding();
+  while (r.count.load(std::memory_order_acquire) > 0 && any_of_owner()) advance_outstanding();
 }
 
 std::string progress_hook_missing() {

@@ -31,8 +31,8 @@ class Outstanding {
  public:
   virtual ~Outstanding() = default;
   virtual bool advance() = 0;
-  // The communicator its messages travel on.
-  virtual MPI_Comm comm() const = 0;
+  // What it belongs to (its communicator's state), for finish_outstanding_on.
+  virtual const void* owner() const = 0;
 };
 
 // What the user's request reports when it completes, shared by the collective (which sets it,
@@ -65,9 +65,9 @@ void add_outstanding(std::unique_ptr<Outstanding> collective);
 // progress calls back into the hook from inside the collectives' own MPI calls) or another is.
 int advance_outstanding();
 
-// Advances the collectives on `comm` until none is left (blocking): before the communicator is
+// Advances the collectives of `owner` until none is left (blocking): before a communicator is
 // freed, as MPI frees a communicator only once its operations are complete.
-void finish_outstanding_on(MPI_Comm comm);
+void finish_outstanding_on(const void* owner);
 
 // Empty when nonblocking collectives can progress under this MPI library; else why not.
 std::string progress_hook_missing();

@@ -96,32 +96,51 @@ TEST_F(Nonblocking, SeveralOutstandingOnOneCommunicator) {
 
 // A start never waits for another rank's: rank 0 starts, then sends a message that rank 1
 // receives before its own start (a valid MPI program, which a start that waited would hang).
+// On a fresh communicator, whose private duplicate the first start begins (MPI_Comm_idup).
 TEST_F(Nonblocking, StartDoesNotWaitForPeers) {
-  const int rank = rank_in(MPI_COMM_WORLD), p = size_of(MPI_COMM_WORLD);
+  const int p = size_of(MPI_COMM_WORLD);
   if (p < 2) return;
+  MPI_Comm fresh = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &fresh);
+  const int rank = rank_in(fresh);
   const std::size_t count = 100;
-  const std::vector<int> send = make_send_blocks(MPI_COMM_WORLD, count);
-  expect_matches_mpi_alltoall(MPI_COMM_WORLD, count, named("pairwise"));  // the communicator set up
+  const std::vector<int> send = make_send_blocks(fresh, count);
   for (const char* name : {"pairwise", "direct", "binomial"}) {
     const bool rooted = std::string(name) == "binomial";
     std::vector<int> result(send.size(), kCanary);
     MPI_Request request = MPI_REQUEST_NULL;
     const auto start = [&] {
       const int c = int(count);
-      return rooted ? igather(send.data(), c, MPI_INT, result.data(), c, MPI_INT, 0, MPI_COMM_WORLD, &request,
-                              named(name))
-                    : ialltoall(send.data(), c, MPI_INT, result.data(), c, MPI_INT, MPI_COMM_WORLD, &request,
-                                named(name));
+      return rooted ? igather(send.data(), c, MPI_INT, result.data(), c, MPI_INT, 0, fresh, &request, named(name))
+                    : ialltoall(send.data(), c, MPI_INT, result.data(), c, MPI_INT, fresh, &request, named(name));
     };
     int token = 7;
-    if (rank == 1) MPI_Recv(&token, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (rank == 1) MPI_Recv(&token, 1, MPI_INT, 0, 5, fresh, MPI_STATUS_IGNORE);
     EXPECT_EQ(start(), MPI_SUCCESS) << name;
-    if (rank == 0) MPI_Send(&token, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);
+    if (rank == 0) MPI_Send(&token, 1, MPI_INT, 1, 5, fresh);
     EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS) << name;
     if (!rooted) {
-      EXPECT_TRUE(same_elements(result, expected_receive_blocks(MPI_COMM_WORLD, count), count)) << name;
+      EXPECT_TRUE(same_elements(result, expected_receive_blocks(fresh, count), count)) << name;
     }
   }
+  MPI_Comm_free(&fresh);
+}
+
+// A communicator freed while its first call's duplicate and the call itself are on their way:
+// the free completes both (MPI frees a communicator once its operations are complete).
+TEST_F(Nonblocking, CommunicatorFreedWithCallsOutstanding) {
+  MPI_Comm fresh = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &fresh);
+  const std::size_t count = 500;
+  const std::vector<int> send = make_send_blocks(fresh, count);
+  std::vector<int> result(send.size(), kCanary);
+  MPI_Request request = MPI_REQUEST_NULL;
+  EXPECT_EQ(ialltoall(send.data(), int(count), MPI_INT, result.data(), int(count), MPI_INT, fresh, &request,
+                      named("pairwise")),
+            MPI_SUCCESS);
+  EXPECT_EQ(MPI_Comm_free(&fresh), MPI_SUCCESS);
+  EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  EXPECT_TRUE(same_elements(result, expected_receive_blocks(MPI_COMM_WORLD, count), count));
 }
 
 // MPI_Test until done, then MPI_Waitany over the program's own receive and topocoll's request.
