@@ -104,6 +104,14 @@ void finish_outstanding_on(const void* owner) {
   while (r.count.load(std::memory_order_acquire) > 0 && any_of_owner()) advance_outstanding();
 }
 
+bool progress_from_every_call() {
+#if defined(OPEN_MPI)
+  return hook_registered();
+#else
+  return false;
+#endif
+}
+
 std::string progress_hook_missing() {
 #if defined(OPEN_MPI)
   if (hook_registered()) return {};

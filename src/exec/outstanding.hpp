@@ -71,5 +71,9 @@ void finish_outstanding_on(const void* owner);
 
 // Empty when nonblocking collectives can progress under this MPI library; else why not.
 std::string progress_hook_missing();
+// Whether every MPI call that makes progress advances them (Open MPI's progress engine), not
+// only tests and waits of their own requests (MPICH's poll): what a request that is not
+// topocoll's own, but completes when a collective does, needs.
+bool progress_from_every_call();
 
 }  // namespace topocoll::exec

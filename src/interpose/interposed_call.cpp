@@ -12,6 +12,7 @@
 #include "exec/error_report.hpp"
 #include "exec/native_call.hpp"
 #include "exec/nonblocking.hpp"
+#include "exec/outstanding.hpp"
 #include "interpose/call_route.hpp"
 #include "interpose/communicator_notes.hpp"
 #include "interpose/configuration_agreement.hpp"
@@ -43,6 +44,7 @@ struct Answerer {
   const exec::CallArguments& call;
   const char* entry_point;
   MPI_Request* request;  // the nonblocking forms' handle; null for the blocking ones
+  bool persistent = false;  // MPIX_Alltoall_init ...: handed on, the library's own init answers
 
   const OperationChoice& choice() const { return config.choice(call.operation, call.per_peer_types); }
   std::string variable() const { return variable_of(call.operation, call.per_peer_types); }
@@ -70,8 +72,8 @@ struct Answerer {
                        "calibration says otherwise (docs/tuning.md)";
     }
     say_once(call.comm, answer_note(call.operation, call.per_peer_types, false, request != nullptr), Speakers::rank_zero,
-             std::string(entry_point) + " on " + describe_communicator(call.comm) + ": answered by the MPI library (P" +
-                 (request != nullptr ? exec::native_start_name(call) : exec::native_call_name(call)) + "), " + why);
+             std::string(entry_point) + " on " + describe_communicator(call.comm) + ": answered by the MPI library (" +
+                 library_call() + "), " + why);
   }
 
   // Whether an error message is about a file or shorthand the environment named.
@@ -129,6 +131,33 @@ struct Answerer {
     return rc;
   }
 
+  // What answers where topocoll does not: "PMPI_Alltoall", "PMPI_Ialltoall", "PMPIX_Alltoall_init".
+  std::string library_call() const {
+    if (persistent) return "P" + std::string(entry_point);
+    return std::string("P") + (request != nullptr ? exec::native_start_name(call) : exec::native_call_name(call));
+  }
+
+  // Whether a persistent form is topocoll's (persistent_by_topocoll); says so when not.
+  bool takes_persistent() const {
+    if (!configuration_agreed()) {
+      say_mpi_answers(configuration_disagreement());
+      return false;
+    }
+    if (config.valid() && (choice().native() || call.comm == MPI_COMM_NULL)) {
+      say_mpi_answers("");
+      return false;
+    }
+    if (const CallRoute route = route_call(choice(), describe_call(call)); config.valid() && !route.by_topocoll) {
+      say_mpi_answers(route.fallback_reason);
+      return false;
+    }
+    if (!exec::progress_from_every_call()) {
+      say_mpi_answers("the persistent forms need a progress engine topocoll can hook (Open MPI's)");
+      return false;
+    }
+    return true;  // a bad configuration is reported at each MPI_Start, as at each blocking call
+  }
+
   // The MPI library's own call, blocking or nonblocking as the program's.
   int hand_on() const { return request != nullptr ? exec::start_native(call, request) : exec::call_native(call); }
 
@@ -173,6 +202,15 @@ int answer_call(const exec::CallArguments& call, const char* entry_point) {
 
 int answer_start(const exec::CallArguments& call, MPI_Request* request, const char* entry_point) {
   return answer_safely(Answerer{interpose_config(), call, entry_point, request});
+}
+
+bool persistent_by_topocoll(const exec::CallArguments& call, const char* entry_point) {
+  MPI_Request unused = MPI_REQUEST_NULL;  // marks the answer nonblocking, for its verbose line
+  try {
+    return Answerer{interpose_config(), call, entry_point, &unused, true}.takes_persistent();
+  } catch (...) {
+    return false;  // the MPI library's own call answers
+  }
 }
 
 }  // namespace topocoll::interpose

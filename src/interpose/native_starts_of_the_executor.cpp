@@ -46,6 +46,12 @@ int __wrap_MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   return PMPI_Igatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
 }
 
+// What the executor's own calls of MPI_Start, MPI_Startall and MPI_Request_free reach (the
+// library defines them for its persistent collectives: persistent_entry_points.cpp).
+int __wrap_MPI_Start(MPI_Request* request) { return PMPI_Start(request); }
+int __wrap_MPI_Startall(int count, MPI_Request requests[]) { return PMPI_Startall(count, requests); }
+int __wrap_MPI_Request_free(MPI_Request* request) { return PMPI_Request_free(request); }
+
 #if MPI_VERSION >= 4
 int __wrap_MPI_Ialltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                            MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
