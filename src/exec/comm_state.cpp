@@ -67,6 +67,12 @@ MaybeFailure CommState::private_comm(MPI_Comm& out) {
 }
 
 MaybeFailure CommState::private_comm_without_waiting(MPI_Comm& out) {
+#if defined(MPICH)
+  // MPICH deletes a freed communicator's attributes (this state) only when MPI_Comm_idup's hold
+  // on it goes, which is inside a test of the idup's own request, from where the state cannot
+  // be torn down: no MPI_Comm_idup there (set_up_for says the duplicate needs every rank).
+  return private_comm(out);
+#endif
   out = private_comm_.get();
   if (out != MPI_COMM_NULL) return std::nullopt;
   if (duplicating_ == MPI_REQUEST_NULL) {
@@ -104,7 +110,12 @@ CommState::SetUp CommState::set_up_for(const std::string* spec, const std::strin
     return SetUp::needs_peers;
   }
   const bool duplicate_coming = private_comm_.get() != MPI_COMM_NULL || duplicating_ != MPI_REQUEST_NULL;
-  return duplicate_coming ? SetUp::ready : SetUp::duplicate_missing;
+  if (duplicate_coming) return SetUp::ready;
+#if defined(MPICH)
+  return SetUp::needs_peers;  // (private_comm_without_waiting)
+#else
+  return SetUp::duplicate_missing;
+#endif
 }
 
 CallTags CommState::next_call_tags() {

@@ -46,7 +46,7 @@ class CommState {
   MaybeFailure private_comm(MPI_Comm& out);
   // The nonblocking calls' way to it: the first call starts the duplicate (MPI_Comm_idup,
   // which completes once every rank has started it) and no call waits: `out` is the duplicate
-  // once made, MPI_COMM_NULL until then.
+  // once made, MPI_COMM_NULL until then. (Under MPICH, private_comm: see comm_state.cpp.)
   MaybeFailure private_comm_without_waiting(MPI_Comm& out);
   // The topology this communicator sees under `spec` (see discover_topology), discovered on
   // first use per spec (collective over the communicator) and cached.

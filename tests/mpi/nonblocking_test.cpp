@@ -105,6 +105,10 @@ TEST_F(Nonblocking, StartDoesNotWaitForPeers) {
   const int rank = rank_in(fresh);
   const std::size_t count = 100;
   const std::vector<int> send = make_send_blocks(fresh, count);
+#if defined(MPICH)
+  // MPICH: the API's first call on a communicator duplicates it, waiting (comm_state.cpp).
+  expect_matches_mpi_alltoall(fresh, count, named("pairwise"));
+#endif
   for (const char* name : {"pairwise", "direct", "binomial"}) {
     const bool rooted = std::string(name) == "binomial";
     std::vector<int> result(send.size(), kCanary);
