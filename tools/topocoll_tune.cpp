@@ -101,18 +101,21 @@ void print_size_row(std::ostream& out, std::size_t bytes, const std::vector<std:
   out << '\n';
 }
 
-// One measured size: its row of the printed table and its winner.
+// One measured size: its row of the printed table, its winner, and the repetitions it took.
 struct TunedSize {
   std::string row;
   std::optional<SizeWinner> winner;
+  int repetitions = 0;
 };
 
-// Measures `sizes` (every algorithm, validated, then the interleaved repetitions) into `tuned`.
-bool measure_sizes(const TuneOptions& tune, BenchOptions options, const std::vector<std::size_t>& sizes, MPI_Comm comm,
-                   std::map<std::size_t, TunedSize>& tuned) {
+// Measures `sizes` (every algorithm, validated, then `repetitions` interleaved repetitions) into
+// `tuned`, replacing what was measured there before.
+bool measure_sizes(const TuneOptions& tune, BenchOptions options, const std::vector<std::size_t>& sizes,
+                   int repetitions, MPI_Comm comm, std::map<std::size_t, TunedSize>& tuned) {
   int p = 1;
   MPI_Comm_size(comm, &p);
   options.size_list = sizes;
+  options.repeat = repetitions;
   std::ostream silent(nullptr);
   Report report(silent, options, p, false);  // tune prints its own table
   RepeatedRuns runs;
@@ -122,9 +125,28 @@ bool measure_sizes(const TuneOptions& tune, BenchOptions options, const std::vec
     const std::vector<TunedTimes> measured = times_at(bytes, options.algorithms, runs, points);
     TunedSize& size = tuned[bytes];
     size.winner = pick_winner(bytes, measured, tune.confidence);
+    size.repetitions = repetitions;
     std::ostringstream row;
     print_size_row(row, bytes, options.algorithms, measured, points, size.winner);
     size.row = row.str();
+  }
+  return true;
+}
+
+// Measures `sizes` with --repeat repetitions, then again with twice as many, up to --max-repeat,
+// those whose paired test could not tell (undecided_sizes): the machine decides how many
+// repetitions a size needs, not a guess made before measuring it.
+bool measure_until_decided(const TuneOptions& tune, const BenchOptions& options, const std::vector<std::size_t>& sizes,
+                           MPI_Comm comm, std::map<std::size_t, TunedSize>& tuned) {
+  if (!measure_sizes(tune, options, sizes, tune.repeat, comm, tuned)) return false;
+  for (int repetitions = 2 * tune.repeat; repetitions <= tune.max_repeat; repetitions *= 2) {
+    std::vector<SizeWinner> winners;
+    for (const std::size_t bytes : sizes) {
+      if (tuned[bytes].winner) winners.push_back(*tuned[bytes].winner);
+    }
+    const std::vector<std::size_t> again = undecided_sizes(winners);
+    if (again.empty()) break;
+    if (!measure_sizes(tune, options, again, repetitions, comm, tuned)) return false;
   }
   return true;
 }
@@ -139,7 +161,7 @@ std::optional<std::vector<Decision>> tune_operation(const TuneOptions& tune, Ope
   MPI_Comm_size(comm, &p);
   const BenchOptions options = bench_options_for(tune, operation, calibration, model_calibration);
   std::map<std::size_t, TunedSize> tuned;
-  if (!measure_sizes(tune, options, tune.sizes, comm, tuned)) return std::nullopt;
+  if (!measure_until_decided(tune, options, tune.sizes, comm, tuned)) return std::nullopt;
   const auto winners = [&] {
     std::vector<SizeWinner> list;
     for (const auto& [bytes, size] : tuned) {
@@ -151,7 +173,7 @@ std::optional<std::vector<Decision>> tune_operation(const TuneOptions& tune, Ope
   for (int round = 0; round < tune.refine; ++round) {
     const std::vector<std::size_t> between = sizes_between_changing_winners(winners());
     if (between.empty()) break;
-    if (!measure_sizes(tune, options, between, comm, tuned)) return std::nullopt;
+    if (!measure_until_decided(tune, options, between, comm, tuned)) return std::nullopt;
     bisected.insert(bisected.end(), between.begin(), between.end());
   }
   out << "topocoll-tune: " << to_string(operation) << " on " << p << " ranks, shape " << shape << ", "
@@ -159,7 +181,16 @@ std::optional<std::vector<Decision>> tune_operation(const TuneOptions& tune, Ope
       << std::setw(9) << "bytes";
   for (const std::string& algorithm : options.algorithms) out << ' ' << std::setw(std::max<int>(10, static_cast<int>(algorithm.size()))) << algorithm;
   out << "  winner\n";
-  for (const auto& [bytes, size] : tuned) out << size.row;
+  std::vector<std::string> remeasured;
+  for (const auto& [bytes, size] : tuned) {
+    out << size.row;
+    if (size.repetitions > tune.repeat) remeasured.push_back(std::to_string(bytes) + " (" + std::to_string(size.repetitions) + ")");
+  }
+  if (!remeasured.empty()) {
+    out << "  measured again with more repetitions, the test undecided:";
+    for (const std::string& r : remeasured) out << ' ' << r;
+    out << '\n';
+  }
   if (!bisected.empty()) {
     out << "  bisected where the winner changes:";
     for (const std::size_t bytes : bisected) out << ' ' << bytes;

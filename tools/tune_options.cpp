@@ -76,7 +76,9 @@ constexpr const char* kFooter = R"(What it does:
   The fastest by median wins a size if it is native or if a one-sided paired t-test on the
   logarithms of its per-repetition ratios to native says it is faster at --confidence (0.95:
   p < 0.05); else native wins (the fastest is within its noise). More repetitions make the
-  test able to see smaller gains: with 5, a gain must be large or steady. A win by
+  test able to see smaller gains: with 5, a gain must be large or steady. A size where the
+  fastest was faster than native on the geometric mean but not at the confidence asked is
+  measured again with twice the repetitions, up to --max-repeat, until the test tells. A win by
   auto hands the size to the cost model (its choice can be a tuned setting, a topo variant,
   that no fixed name runs). So auto, following the table, runs the fastest measured or
   something within its noise, and is never slower than the MPI library beyond the noise
@@ -113,6 +115,10 @@ ParsedTuneCommandLine parse_tune_command_line(int argc, char** argv, bool print)
   app.add_option("--sizes", sizes, "Bytes per block: a comma-separated list, or MIN:MAX (MIN, 2*MIN, ... MAX)")
       ->capture_default_str();
   app.add_option("--repeat", options.repeat, "Interleaved repetitions per size")
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()))
+      ->capture_default_str();
+  app.add_option("--max-repeat", options.max_repeat,
+                 "Repetitions a size may grow to (doubling from --repeat) while its test cannot tell")
       ->check(CLI::Range(1, std::numeric_limits<int>::max()))
       ->capture_default_str();
   app.add_option("--confidence", options.confidence,

@@ -14,6 +14,7 @@ struct TuneOptions {
   std::vector<Operation> operations{Operation::alltoall};  // --op
   std::vector<std::size_t> sizes;  // --sizes: bytes per block, increasing
   int repeat = 5;                  // --repeat
+  int max_repeat = 20;             // --max-repeat: repetitions an undecided size may grow to
   double confidence = 0.95;        // --confidence: the paired test's (select/tuning.hpp)
   int refine = 3;                  // --refine: rounds of bisection where adjacent winners differ
   std::string calibration;         // --calibration, else TOPOCOLL_CALIBRATION: read, and written back

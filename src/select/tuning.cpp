@@ -55,10 +55,20 @@ std::optional<SizeWinner> pick_winner(std::size_t bytes, std::span<const TunedTi
                                   : " (geometric mean" + over + ", paired t-test p = " + p_as(test.p_value) + ")");
   } else {
     // Native is within the noise of the fastest.
+    winner.undecided = test.pairs > 1 && test.mean_ratio < 1.0;
     winner.why = fastest->algorithm + ", the fastest by median, is not faster than native at " +
                  p_as(100.0 * confidence) + "% confidence (p = " + p_as(test.p_value) + over + ")";
   }
   return winner;
+}
+
+std::vector<std::size_t> undecided_sizes(const std::vector<SizeWinner>& winners) {
+  std::vector<std::size_t> sizes;
+  for (const SizeWinner& w : winners) {
+    if (w.undecided) sizes.push_back(w.bytes);
+  }
+  std::sort(sizes.begin(), sizes.end());
+  return sizes;
 }
 
 std::vector<std::size_t> sizes_between_changing_winners(std::vector<SizeWinner> winners) {

@@ -34,6 +34,10 @@ struct SizeWinner {
   double median_us = 0.0;
   double native_us = 0.0;
   std::string why;  // "the fastest, 14.2x faster than native (...)", "native is the fastest measured"
+  // Native won only because the test could not tell: the fastest by median was faster than
+  // native on the repetitions' geometric mean, not at the confidence asked. More repetitions
+  // may tell (topocoll-tune --max-repeat).
+  bool undecided = false;
 };
 
 // Nullopt when native was not measured at this size (no winner can be told safely).
@@ -41,6 +45,9 @@ struct SizeWinner {
 inline constexpr double kDefaultTuningConfidence = 0.95;
 std::optional<SizeWinner> pick_winner(std::size_t bytes, std::span<const TunedTimes> measured,
                                       double confidence = kDefaultTuningConfidence);
+
+// The sizes whose winner is undecided, sorted.
+std::vector<std::size_t> undecided_sizes(const std::vector<SizeWinner>& winners);
 
 // Where to measure next: between two adjacent tuned sizes whose winners differ, their
 // geometric midpoint (the boundary lies somewhere between them; bisection finds it), for each

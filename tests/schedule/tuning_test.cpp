@@ -51,6 +51,30 @@ TEST(Tuning, TheFastestIfAPairedTestSaysItIsFaster) {
   EXPECT_FALSE(pick_winner(8, std::vector<TunedTimes>{times("shift", {1}, 1)}));  // no native: no safe answer
 }
 
+// Undecided: the test could not tell, though the fastest was faster on the geometric mean
+// (topocoll-tune measures those sizes again with more repetitions); not where it was slower on
+// it, nor with one repetition, nor where native was the fastest or the winner is clear.
+TEST(Tuning, UndecidedWhereMoreRepetitionsMayTell) {
+  const std::vector<TunedTimes> noisy = {times("native", {100, 100, 100}, 100), times("bruck", {50, 120, 60}, 60)};
+  EXPECT_TRUE(pick_winner(8, noisy)->undecided);
+  EXPECT_EQ(pick_winner(8, noisy)->algorithm, "native");
+  // Fastest by median, slower on the geometric mean: more repetitions would not make it faster.
+  const std::vector<TunedTimes> skewed = {times("native", {100, 100, 100}, 100), times("bruck", {99, 98, 400}, 99)};
+  EXPECT_FALSE(pick_winner(8, skewed)->undecided);
+  EXPECT_FALSE(pick_winner(8, std::vector<TunedTimes>{times("native", {100}, 100), times("shift", {120}, 120)})
+                   ->undecided);
+  const std::vector<TunedTimes> clear = {times("native", {100, 90, 110}, 100), times("shift", {95, 85, 105}, 95)};
+  EXPECT_FALSE(pick_winner(8, clear)->undecided);
+
+  std::vector<SizeWinner> winners(3);
+  winners[0].bytes = 4096;
+  winners[0].undecided = true;
+  winners[1].bytes = 64;
+  winners[2].bytes = 8;
+  winners[2].undecided = true;
+  EXPECT_EQ(undecided_sizes(winners), (std::vector<std::size_t>{8, 4096}));
+}
+
 // The case that retired "faster in every repetition": on 2 ranks of a real node, linear gather
 // at 256 KiB was 14 times faster than native by median, one repetition of five slower.
 TEST(Tuning, OneSlowRepetitionDoesNotHideALargeSteadyGain) {
