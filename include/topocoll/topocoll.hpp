@@ -128,7 +128,8 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
 // completes. The rounds go out as the program calls MPI: under Open MPI every call that makes
 // progress (MPI_Wait and MPI_Test on the request included) advances them, under MPICH waiting or
 // testing the request does, and so does every topocoll call. An error met on the way comes back
-// from the completion call, in the status's MPI_ERROR. The first call on a communicator, blocking
+// from the completion call as its code (the array forms report it as MPI reports a request's
+// error there). The first call on a communicator, blocking
 // or not, sets it up with every rank (a duplicate, its topology), and a v form whose algorithm
 // asks other ranks for block sizes (lg; binomial and topo for scatterv and gatherv) learns them at
 // its start from those ranks' starts. Without a progress hook in the MPI library (SMPI), or for

@@ -91,7 +91,9 @@ class PlanWalk {
   int rank_ = 0, size_ = 1;
   MaybeFailure first_failure_;
   // Transfers kept in flight across rounds (overlap_rounds > 0), by the round whose end they
-  // complete by; their datatypes live as long as the walk.
+  // complete by; their datatypes live as long as the walk. Under a request bound they count
+  // against it: they complete within the round that posts them (earlier than the schedule
+  // allows, which is always correct).
   std::vector<OwnedDatatype> lasting_types_;
   std::vector<std::unique_ptr<RequestWindow>> due_;  // sized at the first such transfer
   // One window and one posting order for every round: their memory is taken once per call.

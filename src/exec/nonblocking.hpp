@@ -26,8 +26,8 @@ enum class StartRule {
 
 // MPI_SUCCESS with *request the user's handle, or an MPI error code after the communicator's
 // error handler was invoked (the message: topocoll_error_message()). Errors met after the start
-// (a peer's message of the wrong size...) come back through the request's completion, in its
-// status's MPI_ERROR, and as the thread's last message.
+// (a peer's message of the wrong size...) come back through the request's completion (the
+// code its generalized request's query function gives) and as the thread's last message.
 // `defaults`: as run_collective's.
 int start_collective(const CallArguments& arguments, const CollectiveOptions& options, MPI_Request* request,
                      StartRule rule, const EnvironmentDefaults* defaults = nullptr);

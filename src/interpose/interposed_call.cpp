@@ -43,7 +43,8 @@ struct Answerer {
   const InterposeConfig& config;
   const exec::CallArguments& call;
   const char* entry_point;
-  MPI_Request* request;  // the nonblocking forms' handle; null for the blocking ones
+  bool nonblocking;        // MPI_Ialltoall ...: `request` is the program's handle (null is its error)
+  MPI_Request* request;
   bool persistent = false;  // MPIX_Alltoall_init ...: handed on, the library's own init answers
 
   const OperationChoice& choice() const { return config.choice(call.operation, call.per_peer_types); }
@@ -56,7 +57,7 @@ struct Answerer {
     if (how == "auto") how = "auto with TOPOCOLL_CALIBRATION=" + config.calibration;
     // The model's choice, or the decision table's (which may name the MPI library's own).
     if (!chosen_by.empty()) how += ", chosen by " + chosen_by;
-    say_once(call.comm, answer_note(call.operation, call.per_peer_types, true, request != nullptr), Speakers::rank_zero,
+    say_once(call.comm, answer_note(call.operation, call.per_peer_types, true, nonblocking), Speakers::rank_zero,
              std::string(entry_point) + " on " + describe_communicator(call.comm) +
                  ": answered by topocoll, algorithm '" + algorithm + "' (" + variable() + "=" +
                  how + ")");
@@ -71,7 +72,7 @@ struct Answerer {
       why = variable + "=auto, no TOPOCOLL_CALIBRATION: the MPI library's own, the safe choice until a "
                        "calibration says otherwise (docs/tuning.md)";
     }
-    say_once(call.comm, answer_note(call.operation, call.per_peer_types, false, request != nullptr), Speakers::rank_zero,
+    say_once(call.comm, answer_note(call.operation, call.per_peer_types, false, nonblocking), Speakers::rank_zero,
              std::string(entry_point) + " on " + describe_communicator(call.comm) + ": answered by the MPI library (" +
                  library_call() + "), " + why);
   }
@@ -97,7 +98,7 @@ struct Answerer {
       options.chosen_by = &chosen_by;
     }
     options.inapplicable_reason = &inapplicable;
-    const int rc = request != nullptr
+    const int rc = nonblocking
                        ? exec::start_collective(call, options, request, exec::StartRule::never_waits, &defaults)
                        : exec::run_collective(call, options, &defaults);
     if (!inapplicable.empty()) {
@@ -134,7 +135,7 @@ struct Answerer {
   // What answers where topocoll does not: "PMPI_Alltoall", "PMPI_Ialltoall", "PMPIX_Alltoall_init".
   std::string library_call() const {
     if (persistent) return "P" + std::string(entry_point);
-    return std::string("P") + (request != nullptr ? exec::native_start_name(call) : exec::native_call_name(call));
+    return std::string("P") + (nonblocking ? exec::native_start_name(call) : exec::native_call_name(call));
   }
 
   // Whether a persistent form is topocoll's (persistent_by_topocoll); says so when not.
@@ -159,7 +160,7 @@ struct Answerer {
   }
 
   // The MPI library's own call, blocking or nonblocking as the program's.
-  int hand_on() const { return request != nullptr ? exec::start_native(call, request) : exec::call_native(call); }
+  int hand_on() const { return nonblocking ? exec::start_native(call, request) : exec::call_native(call); }
 
   int answer() const {
     // Ranks that read different configurations all hand every call on (rank 0 said why at MPI_Init).
@@ -197,17 +198,16 @@ int answer_safely(const Answerer& answerer) {
 }  // namespace
 
 int answer_call(const exec::CallArguments& call, const char* entry_point) {
-  return answer_safely(Answerer{interpose_config(), call, entry_point, nullptr});
+  return answer_safely(Answerer{interpose_config(), call, entry_point, false, nullptr});
 }
 
 int answer_start(const exec::CallArguments& call, MPI_Request* request, const char* entry_point) {
-  return answer_safely(Answerer{interpose_config(), call, entry_point, request});
+  return answer_safely(Answerer{interpose_config(), call, entry_point, true, request});
 }
 
 bool persistent_by_topocoll(const exec::CallArguments& call, const char* entry_point) {
-  MPI_Request unused = MPI_REQUEST_NULL;  // marks the answer nonblocking, for its verbose line
   try {
-    return Answerer{interpose_config(), call, entry_point, &unused, true}.takes_persistent();
+    return Answerer{interpose_config(), call, entry_point, true, nullptr, true}.takes_persistent();
   } catch (...) {
     return false;  // the MPI library's own call answers
   }

@@ -1,9 +1,10 @@
 /* An ordinary MPI program, built without topocoll, that checks the nonblocking collectives'
  * results: MPI_Ialltoall before and after the communicator's first blocking call (the very
  * first start followed by a message the peer receives before its own start), several
- * outstanding at once and completed by MPI_Waitall, MPI_Test polling, MPI_Iscatter, MPI_Igather, MPI_Iscatterv,
- * MPI_Igatherv, MPI_Ialltoallv and MPI_Ialltoallw. Run it with libtopocoll-pmpi.so preloaded;
- * exit 0 when every check passes on every rank. */
+ * outstanding at once and completed by MPI_Waitall, MPI_Test polling, MPI_Iscatter, MPI_Igather,
+ * MPI_Iscatterv, MPI_Igatherv, MPI_Ialltoallv and MPI_Ialltoallw, and with the argument
+ * `null-request` a null request. Run it with libtopocoll-pmpi.so preloaded; exit 0 when every
+ * check passes on every rank. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -189,6 +190,17 @@ static void check_irregular(void) {
   free(types);
 }
 
+/* A null request is the program's error: the call fails (under MPI_ERRORS_RETURN), and runs no
+ * collective, blocking or not, that the other ranks would have to match. Only where topocoll
+ * answers (the argument `null-request`): Open MPI 4.1's own MPI_Ialltoall dereferences it. */
+static void check_null_request(void) {
+  int send[64] = {0}, recv[64] = {0};
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  const int rc = MPI_Ialltoall(send, 1, MPI_INT, recv, 1, MPI_INT, MPI_COMM_WORLD, NULL);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  expect(rc != MPI_SUCCESS, "MPI_Ialltoall with a null request fails");
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -210,6 +222,7 @@ int main(int argc, char** argv) {
   check_several_outstanding();
   check_rooted();
   check_irregular();
+  if (argc > 1 && strcmp(argv[1], "null-request") == 0) check_null_request();
   int all_failures = 0;
   MPI_Allreduce(&failures, &all_failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0) printf("nonblocking_check: %s\n", all_failures == 0 ? "all passed" : "FAILED");
