@@ -133,6 +133,18 @@ bool measure_sizes(const TuneOptions& tune, BenchOptions options, const std::vec
   return true;
 }
 
+// Rank 0's list, on every rank: the winners are told from the repetitions' slowest-rank times,
+// which only rank 0 holds (the benchmark reduces them there), and every rank must measure the
+// same sizes next.
+std::vector<std::size_t> rank_zeros(std::vector<std::size_t> sizes, MPI_Comm comm) {
+  unsigned long long count = sizes.size();
+  MPI_Bcast(&count, 1, MPI_UNSIGNED_LONG_LONG, 0, comm);
+  std::vector<unsigned long long> values(sizes.begin(), sizes.end());
+  values.resize(static_cast<std::size_t>(count));
+  MPI_Bcast(values.data(), static_cast<int>(count), MPI_UNSIGNED_LONG_LONG, 0, comm);
+  return std::vector<std::size_t>(values.begin(), values.end());
+}
+
 // Measures `sizes` with --repeat repetitions, then again with twice as many, up to --max-repeat,
 // those whose paired test could not tell (undecided_sizes): the machine decides how many
 // repetitions a size needs, not a guess made before measuring it.
@@ -144,7 +156,7 @@ bool measure_until_decided(const TuneOptions& tune, const BenchOptions& options,
     for (const std::size_t bytes : sizes) {
       if (tuned[bytes].winner) winners.push_back(*tuned[bytes].winner);
     }
-    const std::vector<std::size_t> again = undecided_sizes(winners);
+    const std::vector<std::size_t> again = rank_zeros(undecided_sizes(winners), comm);
     if (again.empty()) break;
     if (!measure_sizes(tune, options, again, repetitions, comm, tuned)) return false;
   }
@@ -171,7 +183,7 @@ std::optional<std::vector<Decision>> tune_operation(const TuneOptions& tune, Ope
   };
   std::vector<std::size_t> bisected;
   for (int round = 0; round < tune.refine; ++round) {
-    const std::vector<std::size_t> between = sizes_between_changing_winners(winners());
+    const std::vector<std::size_t> between = rank_zeros(sizes_between_changing_winners(winners()), comm);
     if (between.empty()) break;
     if (!measure_until_decided(tune, options, between, comm, tuned)) return std::nullopt;
     bisected.insert(bisected.end(), between.begin(), between.end());

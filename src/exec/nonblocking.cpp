@@ -1,5 +1,6 @@
 #include "exec/nonblocking.hpp"
 
+#include <exception>
 #include <memory>
 #include <new>
 #include <string>
@@ -30,7 +31,20 @@ class PendingCollective final : public Outstanding {
  public:
   explicit PendingCollective(const CallArguments& given) : arguments(given) {}
 
+  // Called from MPI's progress engine (C): no exception leaves it; one ends the call, failed.
   bool advance() override {
+    try {
+      return advance_walk();
+    } catch (const std::bad_alloc&) {
+      MaybeFailure failure = Failure{MPI_ERR_NO_MEM, "out of memory"};
+      return finish(failure);
+    } catch (const std::exception& e) {
+      MaybeFailure failure = Failure{MPI_ERR_INTERN, e.what()};
+      return finish(failure);
+    }
+  }
+
+  bool advance_walk() {
     const WorldErrorsReturned errors_come_back;  // as in the blocking call (mpi_handles.hpp)
     if (walk == nullptr) {  // the communicator's first call: its duplicate is on its way
       if (auto failure = setup.state->private_comm_without_waiting(setup.private_comm)) return finish(failure);
