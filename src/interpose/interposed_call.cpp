@@ -144,13 +144,16 @@ struct Answerer {
       say_mpi_answers(configuration_disagreement());
       return false;
     }
-    if (config.valid() && (choice().native() || call.comm == MPI_COMM_NULL)) {
+    if (call.comm == MPI_COMM_NULL || (config.valid() && choice().native())) {  // MPI reports a null one
       say_mpi_answers("");
       return false;
     }
-    if (const CallRoute route = route_call(choice(), describe_call(call)); config.valid() && !route.by_topocoll) {
-      say_mpi_answers(route.fallback_reason);
-      return false;
+    if (config.valid()) {
+      const CallRoute route = route_call(choice(), describe_call(call));
+      if (!route.by_topocoll) {
+        say_mpi_answers(route.fallback_reason);
+        return false;
+      }
     }
     if (!exec::progress_from_every_call()) {
       say_mpi_answers("the persistent forms need a progress engine topocoll can hook (Open MPI's)");
