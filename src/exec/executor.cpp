@@ -176,7 +176,8 @@ void PlanWalk::begin_round() {
   next_post_ = 0;
   posts_done_ = false;
   window_done_ = false;
-  if (blocking_ && is_lone_send(round)) {
+  lone_send_ = blocking_ && is_lone_send(round);
+  if (lone_send_) {
     order_.clear();
     return;
   }
@@ -188,7 +189,7 @@ bool PlanWalk::post_round() {
   // A failure does not stop the walk: every round is still posted and completed, so that no
   // peer waits forever for this rank's messages and none is left for a later call.
   const bool empty_sends = settings_.hollow || first_failure_.has_value();
-  if (blocking_ && is_lone_send(round)) {
+  if (lone_send_) {
     PointToPoint operation;
     if (auto failure = to_point_to_point(round.sends.front(), PointToPoint::Direction::send, buffers_, empty_sends,
                                          round_types_, operation)) {

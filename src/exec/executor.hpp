@@ -103,6 +103,7 @@ class PlanWalk {
   std::size_t next_round_ = 0;
   // Where the current round stands.
   bool round_begun_ = false;
+  bool lone_send_ = false;  // the round goes out as one MPI_Send (blocking walks: is_lone_send)
   std::size_t next_post_ = 0;
   bool posts_done_ = false;
   bool window_done_ = false;
