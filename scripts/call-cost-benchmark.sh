@@ -9,25 +9,33 @@
 #    repeats exactly), for rounds of CALLS and of 2 x CALLS calls (each job makes an untimed
 #    round and a timed one); the difference over 2 x CALLS is one call's count, the first
 #    call's one-time work (topology, plan) cancelled.
+#  - topocoll's own instructions per call at OWN_NP ranks: the same count on rank 0 of an
+#    OWN_NP-rank job, with collection switched off inside every PMPI_ function
+#    (--toggle-collect='PMPI_*' toggles it off on entry and on again on return), so that what
+#    is left is the entry point's and topocoll's own work (checks, layouts, plan cache, the
+#    executor's bookkeeping per message), not the MPI library's; the other ranks run without
+#    valgrind and yield when idle.
 #  - Wall clock: topocoll-call-cost's median microseconds per call (5 rounds of 20000 calls) at
 #    NP ranks, RUNS jobs per route interleaved route by route; the table shows the median job
 #    and the range. On 2 shared cores these swing by tens of per cent between jobs.
-# Usage: scripts/call-cost-benchmark.sh [--np N] [--runs N] [--bytes B] [--build-dir DIR]
+# Usage: scripts/call-cost-benchmark.sh [--np N] [--own-np N] [--runs N] [--bytes B] [--build-dir DIR]
 #   --np N      ranks of the wall-clock jobs (default 2)
+#   --own-np N  ranks of the jobs counting topocoll's own instructions (default 16)
 #   --runs N    wall-clock jobs per route (default 5)
 #   --bytes B   bytes per block (default 8)
 #   --build-dir a configured and built mpi-preset tree (default build/mpi, built if needed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-np=2 runs=5 bytes=8 build=build/mpi calls=2000
+np=2 own_np=16 runs=5 bytes=8 build=build/mpi calls=2000
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --np) np="$2"; shift 2 ;;
+    --own-np) own_np="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --bytes) bytes="$2"; shift 2 ;;
     --build-dir) build="$2"; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "call-cost-benchmark.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -75,11 +83,30 @@ instructions() {
   awk '/^summary:/ { print $2 }' "$out"
 }
 
-declare -A per_call
+# Instructions outside the MPI library on rank 0 of an own_np-rank job, for `calls` calls.
+own_instructions() {
+  local route="$1" n="$2" out="$work/own.$1.$2"
+  mapfile -t extra < <(mpirun_args_of "$route")
+  mpirun.openmpi --oversubscribe -x OMPI_MCA_mpi_yield_when_idle=1 "${extra[@]}" -np 1 \
+    valgrind --tool=callgrind --toggle-collect=alltoall_calls --toggle-collect='PMPI_*' \
+    --callgrind-out-file="$out" "$program" "$bytes" "$n" 1 : \
+    -x OMPI_MCA_mpi_yield_when_idle=1 "${extra[@]}" -np $((own_np - 1)) "$program" "$bytes" "$n" 1 >/dev/null 2>&1
+  # The total, and what of it is execute_plan's (the executor's work per message and round).
+  printf '%s %s\n' "$(awk '/^summary:/ { print $2 }' "$out")" \
+    "$(callgrind_annotate --inclusive=yes --threshold=100 "$out" 2>/dev/null |
+       awk '/exec::execute_plan\(/ { gsub(",", "", $1); if ($1 + 0 > most) most = $1 + 0 } END { print most + 0 }')"
+}
+
+declare -A per_call own_per_call walk_per_call
+own_calls=500
 for route in "${routes[@]}"; do
   once=$(instructions "$route" "$calls")
   twice=$(instructions "$route" $((2 * calls)))
   per_call[$route]=$(( (twice - once) / (2 * calls) ))
+  read -r once walk_once < <(own_instructions "$route" "$own_calls")
+  read -r twice walk_twice < <(own_instructions "$route" $((2 * own_calls)))
+  own_per_call[$route]=$(( (twice - once) / (2 * own_calls) ))
+  walk_per_call[$route]=$(( (walk_twice - walk_once) / (2 * own_calls) ))
 done
 
 # Wall clock, interleaved: run r of every route before run r + 1 of any.
@@ -93,9 +120,10 @@ done
 
 echo "Host: $(nproc) cores, $(mpirun.openmpi --version | head -1), shared memory (vader); $bytes bytes per block."
 echo
-echo "| route | instructions per call (1 rank) | over plain | wall clock, $np ranks: us per call, median of $runs jobs [range] |"
-echo "| --- | ---: | ---: | --- |"
+echo "| route | instructions per call (1 rank) | over plain | outside the MPI library, $own_np ranks | of which the executor's | wall clock, $np ranks: us per call, median of $runs jobs [range] |"
+echo "| --- | ---: | ---: | ---: | ---: | --- |"
 for route in "${routes[@]}"; do
   wall=$(sort -g "$work/wall.$route" | awk '{ v[NR] = $1 } END { printf "%.3f [%.3f-%.3f]", v[int((NR + 1) / 2)], v[1], v[NR] }')
-  printf '| %s | %d | %+d | %s |\n' "$route" "${per_call[$route]}" $(( per_call[$route] - per_call[plain] )) "$wall"
+  printf '| %s | %d | %+d | %d | %d | %s |\n' "$route" "${per_call[$route]}" $(( per_call[$route] - per_call[plain] )) \
+    "${own_per_call[$route]}" "${walk_per_call[$route]}" "$wall"
 done

@@ -29,6 +29,17 @@ struct SideLayout {
   // `displs[q]` extents from its start (what packing and unpacking walk; may be negative).
   std::vector<std::size_t> elements;
   std::vector<std::ptrdiff_t> displs;
+
+  // Empty, keeping the vectors' memory for the next layout.
+  void clear() {
+    offset.clear();
+    bytes.clear();
+    total = 0;
+    staged = false;
+    base = 0;
+    elements.clear();
+    displs.clear();
+  }
 };
 
 // Rank `rank`'s blocks, the sizes it was told (block src -> dst, from src), and for the

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "algorithms/problem.hpp"
@@ -85,6 +86,22 @@ struct CheckedCall {
   std::size_t block_bytes = 0;
   Problem problem;  // its blocks and topology are attached later
   ExecutionSettings settings;
+
+  // Back to a new call's state, keeping the memory of the per-peer vectors: a thread's blocking
+  // calls take turns with one CheckedCall (reused.hpp).
+  void clear_for_reuse() {
+    SideLayout kept_send = std::move(send), kept_recv = std::move(recv);
+    std::vector<DatatypeLayout> kept_send_types = std::move(send_types), kept_recv_types = std::move(recv_types);
+    *this = CheckedCall{};
+    send = std::move(kept_send);
+    recv = std::move(kept_recv);
+    send_types = std::move(kept_send_types);
+    recv_types = std::move(kept_recv_types);
+    send.clear();
+    recv.clear();
+    send_types.clear();
+    recv_types.clear();
+  }
 };
 
 }  // namespace topocoll::exec

@@ -18,6 +18,7 @@
 #include "exec/mpi_handles.hpp"
 #include "exec/native_call.hpp"
 #include "exec/outstanding.hpp"
+#include "exec/reused.hpp"
 #include "exec/staging.hpp"
 #include "exec/stand_in.hpp"
 
@@ -124,7 +125,8 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
   }
   advance_outstanding();  // nonblocking calls on their way move on (one atomic load when there is none)
   if (int rc = MPI_SUCCESS; hand_on_as_before(arguments, options, defaults, rc)) return rc;
-  CheckedCall call;
+  Reused<CheckedCall> reused_call;  // the per-peer vectors of the thread's previous call
+  CheckedCall& call = *reused_call;
   CallBlocks blocks;
   MaybeFailure failure = check_call(arguments, options, call);
   if (!failure) {

@@ -14,6 +14,7 @@
 #include "exec/copy_cost.hpp"
 #include "exec/mpi_handles.hpp"
 #include "exec/request_window.hpp"
+#include "exec/reused.hpp"
 
 namespace topocoll::exec {
 
@@ -134,21 +135,30 @@ bool is_lone_send(const PlannedRound& round) {
 
 MaybeFailure execute_plan(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI_Comm comm, int tag,
                           const ExecutionSettings& settings) {
-  PlanWalk walk(plan, buffers, comm, tag, settings, true);
-  walk.advance();
-  return walk.take_failure();
+  Reused<PlanWalk> walk;
+  walk->reopen(plan, buffers, comm, tag, settings, true);
+  walk->advance();
+  return walk->take_failure();
 }
 
 PlanWalk::PlanWalk(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI_Comm comm, int tag,
-                   const ExecutionSettings& settings, bool blocking)
-    : plan_(plan),
-      buffers_(buffers),
-      comm_(comm),
-      tag_(tag),
-      settings_(settings),
-      blocking_(blocking),
-      bounded_(settings.max_requests > 0),
-      window_(comm, tag, bounded_ ? static_cast<std::size_t>(std::max(settings.max_requests, 2)) : 0) {
+                   const ExecutionSettings& settings, bool blocking) {
+  reopen(plan, buffers, comm, tag, settings, blocking);
+}
+
+void PlanWalk::reopen(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI_Comm comm, int tag,
+                      const ExecutionSettings& settings, bool blocking) {
+  clear_for_reuse();
+  plan_ = &plan;
+  buffers_ = buffers;
+  comm_ = comm;
+  tag_ = tag;
+  settings_ = settings;
+  blocking_ = blocking;
+  bounded_ = settings.max_requests > 0;
+  rank_ = 0;
+  size_ = 1;
+  window_.reopen(comm, tag, bounded_ ? static_cast<std::size_t>(std::max(settings.max_requests, 2)) : 0);
   if (bounded_) {
     if (const int rc = MPI_Comm_rank(comm, &rank_); rc != MPI_SUCCESS) keep(mpi_call_failure("MPI_Comm_rank", rc));
     if (const int rc = MPI_Comm_size(comm, &size_); rc != MPI_SUCCESS) keep(mpi_call_failure("MPI_Comm_size", rc));
@@ -158,6 +168,21 @@ PlanWalk::PlanWalk(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI_Co
   for (const PlannedRound& round : plan.rounds) most = std::max(most, round.sends.size() + round.recvs.size());
   window_.reserve(most);
   order_.reserve(most);
+}
+
+void PlanWalk::clear_for_reuse() {
+  window_.cancel_in_flight();
+  due_.clear();  // (each window cancels what it still holds)
+  lasting_types_.clear();
+  round_types_.clear();
+  order_.clear();
+  first_failure_.reset();
+  next_round_ = 0;
+  round_begun_ = false;
+  lone_send_ = false;
+  next_post_ = 0;
+  posts_done_ = false;
+  window_done_ = false;
 }
 
 // A walk left before its end (an exception, or MPI_Finalize with a collective outstanding):
@@ -170,7 +195,7 @@ void PlanWalk::keep(MaybeFailure failure) {
 
 // The round's copies before its posts, and the order of its posts.
 void PlanWalk::begin_round() {
-  const PlannedRound& round = plan_.rounds[next_round_];
+  const PlannedRound& round = plan_->rounds[next_round_];
   run_local_copies(round, buffers_, settings_, false);
   round_begun_ = true;
   next_post_ = 0;
@@ -185,7 +210,7 @@ void PlanWalk::begin_round() {
 }
 
 bool PlanWalk::post_round() {
-  const PlannedRound& round = plan_.rounds[next_round_];
+  const PlannedRound& round = plan_->rounds[next_round_];
   // A failure does not stop the walk: every round is still posted and completed, so that no
   // peer waits forever for this rank's messages and none is left for a later call.
   const bool empty_sends = settings_.hollow || first_failure_.has_value();
@@ -213,7 +238,7 @@ bool PlanWalk::post_round() {
     }
     RequestWindow* target = &window_;
     if (lasting) {  // build_execution_plan checked that the round t + overlap_rounds exists
-      if (due_.empty()) due_.resize(plan_.rounds.size());
+      if (due_.empty()) due_.resize(plan_->rounds.size());
       auto& slot = due_[next_round_ + transfer->overlap_rounds];
       if (!slot) slot = std::make_unique<RequestWindow>(comm_, tag_, 0);
       target = slot.get();

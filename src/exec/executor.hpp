@@ -63,14 +63,22 @@ class PlanWalk {
   // MPI_Send (is_lone_send in executor.cpp); a nonblocking walk posts it as any other.
   PlanWalk(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI_Comm comm, int tag,
            const ExecutionSettings& settings, bool blocking);
+  PlanWalk() = default;  // reopened before use
   PlanWalk(const PlanWalk&) = delete;
   PlanWalk& operator=(const PlanWalk&) = delete;
   ~PlanWalk();
+  // A new walk of `plan` (the constructor's arguments), in the memory of this one: a thread's
+  // blocking calls take turns with one walk (reused.hpp).
+  void reopen(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI_Comm comm, int tag,
+              const ExecutionSettings& settings, bool blocking);
+  // Releases what the walk holds (requests still in flight are cancelled, datatypes freed),
+  // keeping the memory of its window and posting order.
+  void clear_for_reuse();
 
   // Goes as far as it can: a blocking walk to its end, a nonblocking one until a request it
   // needs is still on its way. True once every round is done; first_failure() is then final.
   bool advance();
-  bool done() const { return next_round_ >= plan_.rounds.size(); }
+  bool done() const { return plan_ == nullptr || next_round_ >= plan_->rounds.size(); }
   MaybeFailure take_failure() { return std::move(first_failure_); }
 
  private:
@@ -81,13 +89,13 @@ class PlanWalk {
   bool complete(RequestWindow& window);
   bool complete_due();
 
-  const ExecutionPlan& plan_;
+  const ExecutionPlan* plan_ = nullptr;
   ByteBuffers buffers_;
-  MPI_Comm comm_;
-  int tag_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int tag_ = 0;
   ExecutionSettings settings_;
-  bool blocking_;
-  bool bounded_;
+  bool blocking_ = true;
+  bool bounded_ = false;
   int rank_ = 0, size_ = 1;
   MaybeFailure first_failure_;
   // Transfers kept in flight across rounds (overlap_rounds > 0), by the round whose end they

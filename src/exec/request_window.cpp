@@ -25,8 +25,18 @@ MaybeFailure send_now(const PointToPoint& operation, MPI_Comm comm, int tag) {
   return std::nullopt;
 }
 
-RequestWindow::RequestWindow(MPI_Comm comm, int tag, std::size_t capacity)
-    : comm_(comm), tag_(tag), capacity_(capacity) {
+RequestWindow::RequestWindow(MPI_Comm comm, int tag, std::size_t capacity) { reopen(comm, tag, capacity); }
+
+void RequestWindow::reopen(MPI_Comm comm, int tag, std::size_t capacity) {
+  cancel_in_flight();
+  in_flight_ = 0;  // (after MPI_Finalize nothing can be freed: the slots are only forgotten)
+  requests_.clear();
+  posted_.clear();
+  free_slots_.clear();
+  failure_.reset();
+  comm_ = comm;
+  tag_ = tag;
+  capacity_ = capacity;
   if (capacity_ > 0) {
     requests_.reserve(capacity_);
     posted_.reserve(capacity_);

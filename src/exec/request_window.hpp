@@ -35,6 +35,7 @@ MaybeFailure send_now(const PointToPoint& operation, MPI_Comm comm, int tag);
 class RequestWindow {
  public:
   RequestWindow(MPI_Comm comm, int tag, std::size_t capacity);
+  RequestWindow() = default;  // reopened before use
   RequestWindow(const RequestWindow&) = delete;
   RequestWindow& operator=(const RequestWindow&) = delete;
   // Requests are still in flight here only when an exception unwound the call (or MPI
@@ -57,6 +58,9 @@ class RequestWindow {
   void reserve(std::size_t requests);
   // Cancels and frees what a failed wait left in flight, leaving the window empty for reuse.
   void cancel_in_flight();
+  // Empty (what is in flight cancelled), for another call's messages on `comm` under `tag`,
+  // keeping the memory of its slots.
+  void reopen(MPI_Comm comm, int tag, std::size_t capacity);
   std::size_t in_flight() const { return in_flight_; }
 
  private:
@@ -78,9 +82,9 @@ class RequestWindow {
   void settle(std::size_t slot, const MPI_Status& status, bool error_field_valid);
   std::size_t free_slot();
 
-  MPI_Comm comm_;
-  int tag_;
-  std::size_t capacity_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int tag_ = 0;
+  std::size_t capacity_ = 0;
   std::size_t in_flight_ = 0;
   std::vector<MPI_Request> requests_;  // slots; MPI_REQUEST_NULL when free
   std::vector<Posted> posted_;         // what each slot holds

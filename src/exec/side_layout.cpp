@@ -34,12 +34,55 @@ UserBlock user_block(const SideArguments& side, SideShape shape, int root, int q
   return {};
 }
 
+// Every peer's block alike (one count, one datatype: alltoall, and scatter's and gather's root
+// side): block q lies q steps from the first, so once the farthest block is known to fit, the
+// layout is filled without the general loop's checks per block (at p ranks they were most of
+// topocoll's own cost per call). False where a count or a place would not fit: the general loop
+// then finds it and names it.
+bool lay_out_alike(const SideArguments& side, int size, const SideTypes& types, SideLayout& layout) {
+  if (side.count < 0 || types.per_peer()) return false;
+  const auto elements = static_cast<std::size_t>(side.count);
+  const std::size_t type_size = elements == 0 ? 0 : types.layout->size;
+  if (!bytes_fit(elements, type_size)) return false;
+  const std::size_t bytes = elements * type_size;
+  const auto last = static_cast<std::ptrdiff_t>(size - 1);
+  std::ptrdiff_t last_displ = 0;  // in elements, as the general loop records it
+  if (__builtin_mul_overflow(last, static_cast<std::ptrdiff_t>(side.count), &last_displ)) return false;
+  // Bytes from one block to the next: packed one after another, or count extents apart.
+  std::ptrdiff_t step = static_cast<std::ptrdiff_t>(bytes);
+  if (!layout.staged && elements > 0) {
+    const MPI_Aint unit = std::max<MPI_Aint>(types.layout->extent, 0);
+    if (__builtin_mul_overflow(static_cast<std::ptrdiff_t>(side.count), unit, &step)) return false;
+  }
+  std::ptrdiff_t last_offset = 0, end = 0;
+  if (__builtin_mul_overflow(last, step, &last_offset) ||
+      __builtin_add_overflow(last_offset, static_cast<std::ptrdiff_t>(bytes), &end)) {
+    return false;
+  }
+  if (bytes == 0) step = 0;  // blocks of no bytes are placed at the start, as in the general loop
+  const auto blocks = static_cast<std::size_t>(size);
+  layout.offset.resize(blocks);
+  layout.bytes.assign(blocks, bytes);
+  layout.elements.assign(blocks, elements);
+  layout.displs.resize(blocks);
+  for (std::size_t q = 0; q < blocks; ++q) {
+    layout.offset[q] = q * static_cast<std::size_t>(step);
+    layout.displs[q] = static_cast<std::ptrdiff_t>(q) * side.count;
+  }
+  layout.total = bytes > 0 ? static_cast<std::size_t>(end) : 0;
+  layout.base = 0;
+  return true;
+}
+
 }  // namespace
 
 MaybeFailure layout_side(const SideArguments& side, SideShape shape, int size, int root, const SideTypes& types,
                          bool force_staged, const char* side_name, SideLayout& layout) {
-  layout = SideLayout{};
+  layout.clear();  // (its vectors' memory is kept: reused.hpp)
   layout.staged = shape != SideShape::unused && (force_staged || !types.plain_bytes());
+  if (shape == SideShape::every_peer && !side.per_peer_counts() && lay_out_alike(side, size, types, layout)) {
+    return std::nullopt;
+  }
   // A per-peer count is named with its index ("receive count 3"); one count for all is not.
   // (The names are built only for a failure's message: every call would pay for them.)
   const bool indexed = shape == SideShape::every_peer && side.per_peer_counts();
