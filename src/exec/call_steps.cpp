@@ -6,6 +6,8 @@
 #include "exec/algorithm_setup.hpp"
 #include "exec/auto_choice.hpp"
 #include "exec/block_size_exchange.hpp"
+#include "exec/error_report.hpp"
+#include "exec/native_call.hpp"
 
 namespace topocoll::exec {
 
@@ -51,6 +53,23 @@ MaybeFailure check_applies(const CheckedCall& call) {
   if (applicability.ok) return std::nullopt;
   return Failure{MPI_ERR_ARG,
                  "algorithm '" + std::string(call.algorithm->name) + "' does not apply: " + applicability.reason, true};
+}
+
+int run_library_call(const CallArguments& arguments, const CollectiveOptions& options, MPI_Request* request) {
+  const int rc = request == nullptr ? call_native(arguments) : start_native(arguments, request);
+  if (rc != MPI_SUCCESS) {
+    const std::string what = (request == nullptr ? "" : "i") + std::string(operation_name(arguments)) +
+                             " (native): " + (request == nullptr ? native_call_name(arguments) : native_start_name(arguments));
+    record_failure(mpi_call_failure(what.c_str(), rc));
+  }
+  if (rc == MPI_SUCCESS && options.chosen_algorithm != nullptr) *options.chosen_algorithm = "native";
+  return rc;
+}
+
+int run_library_call_instead(const CallArguments& arguments, const CollectiveOptions& options, const Failure& verdict,
+                             MPI_Request* request) {
+  *options.inapplicable_reason = verdict.message;
+  return run_library_call(arguments, options, request);
 }
 
 MaybeFailure set_up_call(const CallArguments& arguments, CheckedCall& call, CallSetup& setup,

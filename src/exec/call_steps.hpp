@@ -19,6 +19,15 @@ namespace topocoll::exec {
 // MPI_ERR_ARG marked inapplicable, naming the algorithm and why, when it does not apply.
 MaybeFailure check_applies(const CheckedCall& call);
 
+// The MPI library's own call with the user's arguments, blocking (request null) or started
+// (`request` set: MPI_Ialltoall ...): its failure is recorded under the operation's name
+// ("alltoall (native): MPI_Alltoall"), and "native" reported as the algorithm that answered.
+int run_library_call(const CallArguments& arguments, const CollectiveOptions& options, MPI_Request* request);
+// The same in place of an algorithm that does not apply (`verdict`, reported as the reason),
+// where the caller asked for the MPI library then (options.inapplicable_reason set).
+int run_library_call_instead(const CallArguments& arguments, const CollectiveOptions& options, const Failure& verdict,
+                             MPI_Request* request);
+
 struct CallSetup {
   CommState* state = nullptr;
   CallTags tags;

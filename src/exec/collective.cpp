@@ -16,7 +16,6 @@
 #include "exec/executor.hpp"
 #include "exec/liu_exchange.hpp"
 #include "exec/mpi_handles.hpp"
-#include "exec/native_call.hpp"
 #include "exec/outstanding.hpp"
 #include "exec/reused.hpp"
 #include "exec/staging.hpp"
@@ -87,23 +86,6 @@ void take_part_despite_failure(const CallArguments& failed, const CollectiveOpti
   (void)summary_between_calls(failed.comm, call);
 }
 
-// The MPI library's own call: asked for by name, or auto's decision table named it.
-int run_native(const CallArguments& arguments, const CollectiveOptions& options) {
-  const int rc = call_native(arguments);
-  if (rc != MPI_SUCCESS) {
-    const std::string what = std::string(operation_name(arguments)) + " (native): " + native_call_name(arguments);
-    record_failure(mpi_call_failure(what.c_str(), rc));
-  }
-  if (rc == MPI_SUCCESS && options.chosen_algorithm != nullptr) *options.chosen_algorithm = "native";
-  return rc;
-}
-
-// The algorithm does not apply, and the caller asked for the MPI library's call in that case.
-int run_native_instead(const CallArguments& arguments, const CollectiveOptions& options, const Failure& verdict) {
-  *options.inapplicable_reason = verdict.message;
-  return run_native(arguments, options);
-}
-
 // auto has handed a call of this shape to the MPI library before: the same again, at once.
 bool hand_on_as_before(const CallArguments& arguments, const CollectiveOptions& options,
                        const EnvironmentDefaults& defaults, int& rc) {
@@ -112,7 +94,7 @@ bool hand_on_as_before(const CallArguments& arguments, const CollectiveOptions& 
   if (find_comm_state(arguments.comm, state)) return false;
   const HandedOnShape* shape = state->auto_shortcuts().find(arguments, options, defaults);
   if (shape == nullptr) return false;
-  rc = run_native(arguments, options);
+  rc = run_library_call(arguments, options, nullptr);
   if (rc == MPI_SUCCESS && options.chosen_by != nullptr) *options.chosen_by = shape->chosen_by;
   return true;
 }
@@ -135,14 +117,14 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
     if (call.algorithm != nullptr && !call.native && !call.algorithm->needs_topology) failure = check_applies(call);
   }
   if (failure && failure->inapplicable && options.inapplicable_reason != nullptr) {
-    return run_native_instead(arguments, options, *failure);
+    return run_library_call_instead(arguments, options, *failure, nullptr);
   }
   if (failure) {
     if (call.can_take_part && !call.native) take_part_despite_failure(arguments, options, defaults, call);
     failure->message = op + ": " + failure->message;
     return report_failure(arguments.comm, *failure);
   }
-  if (call.native) return run_native(arguments, options);
+  if (call.native) return run_library_call(arguments, options, nullptr);
   take_machine_files(options, defaults, call);
   MaybeFailure run_failure, summary_failure;
   {
@@ -152,7 +134,7 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
   }
   if (!run_failure) run_failure = std::move(summary_failure);
   if (run_failure && run_failure->inapplicable && options.inapplicable_reason != nullptr) {
-    return run_native_instead(arguments, options, *run_failure);
+    return run_library_call_instead(arguments, options, *run_failure, nullptr);
   }
   if (run_failure) {
     const std::string requested =
@@ -162,7 +144,7 @@ int run_checked(const CallArguments& arguments, const CollectiveOptions& options
   }
   if (call.native) {  // auto, from the decision table
     if (CommState* state = nullptr; !find_comm_state(arguments.comm, state)) state->auto_shortcuts().remember(call);
-    const int rc = run_native(arguments, options);
+    const int rc = run_library_call(arguments, options, nullptr);
     if (rc == MPI_SUCCESS && options.chosen_by != nullptr) *options.chosen_by = call.auto_chosen_by;
     return rc;
   }

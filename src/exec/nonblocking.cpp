@@ -14,7 +14,6 @@
 #include "exec/error_report.hpp"
 #include "exec/executor.hpp"
 #include "exec/mpi_handles.hpp"
-#include "exec/native_call.hpp"
 #include "exec/outstanding.hpp"
 #include "exec/staging.hpp"
 #include "exec/stand_in.hpp"
@@ -146,17 +145,6 @@ MaybeFailure prepare(PendingCollective& p) {
   return prepare_walk(p.arguments, p.call, p.blocks, p.setup, p.plan, p.buffers);
 }
 
-// The MPI library's own nonblocking call.
-int start_native_call(const CallArguments& arguments, const CollectiveOptions& options, MPI_Request* request) {
-  const int rc = start_native(arguments, request);
-  if (rc != MPI_SUCCESS) {
-    const std::string what = "i" + std::string(operation_name(arguments)) + " (native): " + native_start_name(arguments);
-    record_failure(mpi_call_failure(what.c_str(), rc));
-  }
-  if (rc == MPI_SUCCESS && options.chosen_algorithm != nullptr) *options.chosen_algorithm = "native";
-  return rc;
-}
-
 // As the blocking call's (collective.cpp): this rank's arguments failed, its peers may have
 // started; it walks the plan they walk, hollow, in the background. Nobody waits for it.
 void take_part_despite_failure(const CallArguments& failed, const CollectiveOptions& options,
@@ -200,15 +188,14 @@ int start_checked(const CallArguments& arguments, const CollectiveOptions& optio
     failure = check_start(p.call, p.arguments, rule);
   }
   if (failure && failure->inapplicable && options.inapplicable_reason != nullptr) {
-    *options.inapplicable_reason = failure->message;
-    return start_native_call(arguments, options, request);
+    return run_library_call_instead(arguments, options, *failure, request);
   }
   if (failure) {
     if (p.call.can_take_part && !p.call.native) take_part_despite_failure(arguments, options, defaults, rule, p.call);
     failure->message = op + ": " + failure->message;
     return report_failure(arguments.comm, *failure);
   }
-  if (p.call.native) return start_native_call(arguments, options, request);
+  if (p.call.native) return run_library_call(arguments, options, request);
   {
     const WorldErrorsReturned errors_come_back;  // as topocoll's own, raised below
     failure = prepare(p);
@@ -216,8 +203,7 @@ int start_checked(const CallArguments& arguments, const CollectiveOptions& optio
     if (!failure && !p.call.native) failure = RequestOutcome::start_request(p.outcome, p.request);
   }
   if (failure && failure->inapplicable && options.inapplicable_reason != nullptr) {
-    *options.inapplicable_reason = failure->message;
-    return start_native_call(arguments, options, request);
+    return run_library_call_instead(arguments, options, *failure, request);
   }
   if (failure) {
     const std::string requested =
@@ -226,7 +212,7 @@ int start_checked(const CallArguments& arguments, const CollectiveOptions& optio
     return report_failure(arguments.comm, *failure);
   }
   if (options.chosen_by != nullptr) *options.chosen_by = p.call.auto_chosen_by;
-  if (p.call.native) return start_native_call(arguments, options, request);  // auto, from the decision table
+  if (p.call.native) return run_library_call(arguments, options, request);  // auto, from the decision table
   if (options.chosen_algorithm != nullptr) *options.chosen_algorithm = p.call.algorithm->name;
   *request = p.request;
   if (!p.start()) add_outstanding(std::move(pending));
