@@ -30,9 +30,7 @@ RequestWindow::RequestWindow(MPI_Comm comm, int tag, std::size_t capacity) { reo
 void RequestWindow::reopen(MPI_Comm comm, int tag, std::size_t capacity) {
   cancel_in_flight();
   in_flight_ = 0;  // (after MPI_Finalize nothing can be freed: the slots are only forgotten)
-  requests_.clear();
-  posted_.clear();
-  free_slots_.clear();
+  clear_when_empty();
   failure_.reset();
   comm_ = comm;
   tag_ = tag;

@@ -69,8 +69,7 @@ bool lay_out_alike(const SideArguments& side, int size, const SideTypes& types, 
     layout.offset[q] = q * static_cast<std::size_t>(step);
     layout.displs[q] = static_cast<std::ptrdiff_t>(q) * side.count;
   }
-  layout.total = bytes > 0 ? static_cast<std::size_t>(end) : 0;
-  layout.base = 0;
+  layout.total = bytes > 0 ? static_cast<std::size_t>(end) : 0;  // (base stays 0, as clear() left it)
   return true;
 }
 
