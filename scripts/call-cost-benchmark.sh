@@ -18,16 +18,20 @@
 #  - Wall clock: topocoll-call-cost's median microseconds per call (5 rounds of 20000 calls) at
 #    NP ranks, RUNS jobs per route interleaved route by route; the table shows the median job
 #    and the range. On 2 shared cores these swing by tens of per cent between jobs.
-# Usage: scripts/call-cost-benchmark.sh [--np N] [--own-np N] [--runs N] [--bytes B] [--build-dir DIR]
+# Usage: scripts/call-cost-benchmark.sh [--np N] [--own-np N] [--runs N] [--bytes B] [--build-dir DIR] [--wall-only]
 #   --np N      ranks of the wall-clock jobs (default 2)
 #   --own-np N  ranks of the jobs counting topocoll's own instructions (default 16)
 #   --runs N    wall-clock jobs per route (default 5)
 #   --bytes B   bytes per block (default 8)
-#   --build-dir a configured and built mpi-preset tree (default build/mpi, built if needed)
+#   --build-dir a configured and built mpi-preset tree (default build/mpi, built if needed), or
+#               a folder laid out like one (tools/topocoll-call-cost, src/interpose/libtopocoll-pmpi.so)
+#   --wall-only the wall clock alone (no valgrind: for a node that lacks it)
+# mpirun is Debian's mpirun.openmpi where there is one, else the mpirun on the PATH; extra
+# mpirun arguments (binding, LD_LIBRARY_PATH) come from MPIRUN_ARGS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-np=2 own_np=16 runs=5 bytes=8 build=build/mpi calls=2000
+np=2 own_np=16 runs=5 bytes=8 build=build/mpi calls=2000 wall_only=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --np) np="$2"; shift 2 ;;
@@ -35,7 +39,8 @@ while [[ $# -gt 0 ]]; do
     --runs) runs="$2"; shift 2 ;;
     --bytes) bytes="$2"; shift 2 ;;
     --build-dir) build="$2"; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    --wall-only) wall_only=1; shift ;;
+    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
     *) echo "call-cost-benchmark.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -47,6 +52,8 @@ if [[ ! -x "$program" || ! -f "$library" ]]; then
   cmake --preset mpi >/dev/null
   cmake --build --preset mpi -j "$(nproc)" >/dev/null
 fi
+mpirun=$(command -v mpirun.openmpi || command -v mpirun)
+read -r -a mpirun_extra <<<"${MPIRUN_ARGS:-}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -78,7 +85,7 @@ mpirun_args_of() { local e; for e in $(environment_of "$1"); do printf -- '-x\n%
 instructions() {
   local route="$1" n="$2" out="$work/callgrind.$1.$2"
   mapfile -t extra < <(mpirun_args_of "$route")
-  mpirun.openmpi -np 1 "${extra[@]}" valgrind --tool=callgrind --toggle-collect=alltoall_calls \
+  "$mpirun" "${mpirun_extra[@]}" -np 1 "${extra[@]}" valgrind --tool=callgrind --toggle-collect=alltoall_calls \
     --callgrind-out-file="$out" "$program" "$bytes" "$n" 1 >/dev/null 2>&1
   awk '/^summary:/ { print $2 }' "$out"
 }
@@ -87,7 +94,7 @@ instructions() {
 own_instructions() {
   local route="$1" n="$2" out="$work/own.$1.$2"
   mapfile -t extra < <(mpirun_args_of "$route")
-  mpirun.openmpi --oversubscribe -x OMPI_MCA_mpi_yield_when_idle=1 "${extra[@]}" -np 1 \
+  "$mpirun" "${mpirun_extra[@]}" --oversubscribe -x OMPI_MCA_mpi_yield_when_idle=1 "${extra[@]}" -np 1 \
     valgrind --tool=callgrind --toggle-collect=alltoall_calls --toggle-collect='PMPI_*' \
     --callgrind-out-file="$out" "$program" "$bytes" "$n" 1 : \
     -x OMPI_MCA_mpi_yield_when_idle=1 "${extra[@]}" -np $((own_np - 1)) "$program" "$bytes" "$n" 1 >/dev/null 2>&1
@@ -100,6 +107,7 @@ own_instructions() {
 declare -A per_call own_per_call walk_per_call
 own_calls=500
 for route in "${routes[@]}"; do
+  [[ $wall_only == 1 ]] && break
   once=$(instructions "$route" "$calls")
   twice=$(instructions "$route" $((2 * calls)))
   per_call[$route]=$(( (twice - once) / (2 * calls) ))
@@ -113,17 +121,28 @@ done
 for ((r = 1; r <= runs; ++r)); do
   for route in "${routes[@]}"; do
     mapfile -t extra < <(mpirun_args_of "$route")
-    mpirun.openmpi --oversubscribe -np "$np" "${extra[@]}" "$program" "$bytes" 20000 5 |
+    "$mpirun" "${mpirun_extra[@]}" --oversubscribe -np "$np" "${extra[@]}" "$program" "$bytes" 20000 5 |
       sed -n 's/.*median \([0-9.]*\) us per call.*/\1/p' >>"$work/wall.$route"
   done
 done
 
-echo "Host: $(nproc) cores, $(mpirun.openmpi --version | head -1), shared memory (vader); $bytes bytes per block."
+echo "Host: $(nproc) cores, $("$mpirun" --version | head -1), shared memory (vader); $bytes bytes per block."
 echo
+median_of() { sort -g "$work/wall.$1" | awk '{ v[NR] = $1 } END { printf "%.3f [%.3f-%.3f]", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
+if [[ $wall_only == 1 ]]; then
+  echo "| route | wall clock, $np ranks: us per call, median of $runs jobs [range] | over plain (medians) |"
+  echo "| --- | --- | ---: |"
+  plain=$(median_of plain | cut -d' ' -f1)
+  for route in "${routes[@]}"; do
+    wall=$(median_of "$route")
+    printf '| %s | %s | %+.3f us |\n' "$route" "$wall" "$(awk -v a="${wall%% *}" -v b="$plain" 'BEGIN { print a - b }')"
+  done
+  exit 0
+fi
 echo "| route | instructions per call (1 rank) | over plain | outside the MPI library, $own_np ranks | of which the executor's | wall clock, $np ranks: us per call, median of $runs jobs [range] |"
 echo "| --- | ---: | ---: | ---: | ---: | --- |"
 for route in "${routes[@]}"; do
-  wall=$(sort -g "$work/wall.$route" | awk '{ v[NR] = $1 } END { printf "%.3f [%.3f-%.3f]", v[int((NR + 1) / 2)], v[1], v[NR] }')
+  wall=$(median_of "$route")
   printf '| %s | %d | %+d | %d | %d | %s |\n' "$route" "${per_call[$route]}" $(( per_call[$route] - per_call[plain] )) \
     "${own_per_call[$route]}" "${walk_per_call[$route]}" "$wall"
 done

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "bench_buffers.hpp"
+#include "topocoll/topocoll.hpp"
 
 namespace topocoll::calibrate {
 
@@ -40,33 +41,37 @@ MPI_Comm participants_of(MPI_Comm comm, const std::vector<Flow>& flows) {
   return participants;
 }
 
-// One timed run of `flows` with `bytes` each, between two barriers of the participants; the time
-// on the first participant (us).
+// One timed run of `flows` with `bytes` each, `times` times back to back, between two barriers of
+// the participants; the time of one on the first participant (us).
 double time_flows_once(MPI_Comm comm, int rank, MPI_Comm participants, const std::vector<Flow>& flows,
-                       std::size_t bytes, bench::MessageBuffer& send, bench::MessageBuffer& recv) {
+                       std::size_t bytes, bench::MessageBuffer& send, bench::MessageBuffer& recv, int times) {
   std::vector<MPI_Request> requests;
   check(MPI_Barrier(participants), "MPI_Barrier");
   const double start = MPI_Wtime();
-  std::size_t slot = 0;
-  for (const Flow& f : flows) {
-    if (f.second != rank) continue;
-    requests.emplace_back();
-    check(MPI_Irecv(recv.data() + slot++ * bytes, static_cast<int>(bytes), MPI_BYTE, f.first, kTag, comm,
-                    &requests.back()),
-          "MPI_Irecv");
+  for (int t = 0; t < times; ++t) {
+    requests.clear();
+    std::size_t slot = 0;
+    for (const Flow& f : flows) {
+      if (f.second != rank) continue;
+      requests.emplace_back();
+      check(MPI_Irecv(recv.data() + slot++ * bytes, static_cast<int>(bytes), MPI_BYTE, f.first, kTag, comm,
+                      &requests.back()),
+            "MPI_Irecv");
+    }
+    for (const Flow& f : flows) {
+      if (f.first != rank) continue;
+      requests.emplace_back();
+      check(MPI_Isend(send.data(), static_cast<int>(bytes), MPI_BYTE, f.second, kTag, comm, &requests.back()),
+            "MPI_Isend");
+    }
+    check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   }
-  for (const Flow& f : flows) {
-    if (f.first != rank) continue;
-    requests.emplace_back();
-    check(MPI_Isend(send.data(), static_cast<int>(bytes), MPI_BYTE, f.second, kTag, comm, &requests.back()),
-          "MPI_Isend");
-  }
-  check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   check(MPI_Barrier(participants), "MPI_Barrier");
-  return (MPI_Wtime() - start) * 1e6;
+  return (MPI_Wtime() - start) * 1e6 / times;
 }
 
-double time_flows_us(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t bytes, const ProbeSettings& settings) {
+double time_flows_us(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t bytes, const ProbeSettings& settings,
+                     int times = 1) {
   if (flows.empty()) return 0.0;
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -75,11 +80,11 @@ double time_flows_us(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t 
   bench::MessageBuffer send(bytes, settings.smpi_shared_buffers);
   bench::MessageBuffer recv(std::max<std::size_t>(1, incoming) * bytes, settings.smpi_shared_buffers);
   MPI_Comm participants = participants_of(comm, flows);
-  std::vector<double> times;
+  std::vector<double> runs;
   if (participants != MPI_COMM_NULL) {
-    time_flows_once(comm, rank, participants, flows, bytes, send, recv);  // warm-up
+    time_flows_once(comm, rank, participants, flows, bytes, send, recv, times);  // warm-up
     for (int i = 0; i < settings.repetitions; ++i) {
-      times.push_back(time_flows_once(comm, rank, participants, flows, bytes, send, recv));
+      runs.push_back(time_flows_once(comm, rank, participants, flows, bytes, send, recv, times));
     }
     MPI_Comm_free(&participants);
   }
@@ -88,7 +93,7 @@ double time_flows_us(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t 
   for (const Flow& f : flows) first = std::min({first, f.first, f.second});
   int lowest = 0;
   check(MPI_Allreduce(&first, &lowest, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
-  return shared_from(comm, lowest, times.empty() ? 0.0 : median(times));
+  return shared_from(comm, lowest, runs.empty() ? 0.0 : median(runs));
 }
 
 }  // namespace
@@ -219,6 +224,37 @@ double measure_aggregate_bytes_per_s(MPI_Comm comm, const std::vector<Flow>& flo
   const double large_us = time_flows_us(comm, flows, large, settings);
   if (!(large_us > small_us)) return 0.0;  // no measurable difference: the caller reports it
   return static_cast<double>(flows.size() * (large - small)) / ((large_us - small_us) * 1e-6);
+}
+
+double measure_busy_exchange_us(MPI_Comm comm, const std::vector<int>& ranks, double copy_bandwidth,
+                                const ProbeSettings& settings) {
+  constexpr int kCalls = 100;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const bool takes_part = std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
+  MPI_Comm group = MPI_COMM_NULL;
+  check(MPI_Comm_split(comm, takes_part ? 0 : MPI_UNDEFINED, rank, &group), "MPI_Comm_split");
+  std::vector<double> runs;
+  if (group != MPI_COMM_NULL) {
+    const std::size_t bytes = ranks.size() * kBusyMessageBytes;
+    bench::MessageBuffer send(bytes, settings.smpi_shared_buffers), recv(bytes, settings.smpi_shared_buffers);
+    CollectiveOptions direct;
+    direct.algorithm = "direct";
+    direct.copy_bandwidth = copy_bandwidth;
+    const int count = static_cast<int>(kBusyMessageBytes);
+    for (int i = 0; i <= settings.repetitions; ++i) {  // the first is a warm-up
+      check(MPI_Barrier(group), "MPI_Barrier");
+      const double start = MPI_Wtime();
+      for (int c = 0; c < kCalls; ++c) {
+        check(alltoall(send.data(), count, MPI_BYTE, recv.data(), count, MPI_BYTE, group, direct), "direct");
+      }
+      double took_us = (MPI_Wtime() - start) * 1e6 / kCalls;
+      check(MPI_Allreduce(MPI_IN_PLACE, &took_us, 1, MPI_DOUBLE, MPI_MAX, group), "MPI_Allreduce");
+      if (i > 0) runs.push_back(took_us);
+    }
+    MPI_Comm_free(&group);
+  }
+  return shared_from(comm, ranks.front(), runs.empty() ? 0.0 : median(runs));
 }
 
 namespace {

@@ -20,7 +20,10 @@ namespace topocoll::calibrate {
 
 struct ValidationSettings {
   std::vector<std::size_t> sizes;  // bytes per block
-  int repetitions = 5;             // timed calls per point (after one untimed): the median is kept
+  int repetitions = 5;             // timed repetitions per point (after one untimed call), the
+                                   // algorithms taking turns: the median is kept
+  bool timed_loops = false;        // each repetition a loop of calls of about 2 ms (a real
+                                   // machine), else one call (SMPI, whose times repeat exactly)
   bool smpi_shared_buffers = false;
   bool window_start = false;       // every timed call starts at one instant (needs SMPI's clock)
   std::string topology;            // the spec the library reads (CollectiveOptions::topology)

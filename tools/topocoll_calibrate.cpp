@@ -296,6 +296,18 @@ std::vector<GroupCapacityCalibration> measure_group_capacities(MPI_Comm comm, co
   return limits;
 }
 
+// Rank 0's innermost group (a node), its ranks all running topocoll's direct with small blocks
+// (BusyMessagesCalibration); none with fewer than two ranks there.
+std::optional<BusyMessagesCalibration> measure_busy_messages(MPI_Comm comm, const Topology& topology,
+                                                             double copy_bandwidth, const ProbeSettings& settings) {
+  const int level = topology.level_count() - 1;
+  if (level < 0) return std::nullopt;
+  const std::vector<int> ranks = group_probe_ranks(topology, level);
+  if (ranks.size() < 2) return std::nullopt;
+  return BusyMessagesCalibration{topology.levels()[level], static_cast<int>(ranks.size()), kBusyMessageBytes,
+                                 measure_busy_exchange_us(comm, ranks, copy_bandwidth, settings)};
+}
+
 std::vector<int> members(const Topology& t, int group) {
   std::vector<int> ranks;
   for (int r = 0; r < t.size(); ++r)
@@ -436,6 +448,13 @@ Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& top
     c.copy = {measure_memcpy_bytes_per_s(64 << 20, 5), "measured"};
   }
   log << "copy: " << c.copy.bytes_per_s << " B/s (" << c.copy.source << ")\n";
+
+  c.busy_messages = measure_busy_messages(comm, topology, kSimulated ? c.copy.bytes_per_s : 0.0, settings);
+  if (c.busy_messages) {
+    log << c.busy_messages->level << " (" << c.busy_messages->ranks << " ranks, all busy): direct with "
+        << c.busy_messages->bytes << " B blocks " << c.busy_messages->exchange_us
+        << " us a call; latency and overheads among them scaled by " << c.busy_factor() << "\n";
+  }
   return c;
 }
 
@@ -446,6 +465,7 @@ void validate(MPI_Comm comm, const Options& o, const Topology& topology, Calibra
   validation.repetitions = o.repetitions;
   validation.smpi_shared_buffers = kSimulated;
   validation.window_start = kSimulated;
+  validation.timed_loops = !kSimulated;
   validation.topology = o.topology;
   validation.copy_bandwidth = kSimulated ? c.copy.bytes_per_s : 0.0;
   // Simulated times repeat exactly: a smaller difference than a real machine's noise counts.

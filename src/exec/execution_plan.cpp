@@ -112,12 +112,25 @@ MaybeFailure describe_transfer(const Transfer& transfer, const SegmentBounds& bo
   return std::nullopt;
 }
 
+// A small transfer that mixes buffers gets a place of its own in the staging area, while the
+// plan's staging stays within its bound (kMostStagingBytes).
+void stage_if_small(TransferDescription& transfer, ExecutionPlan& plan) {
+  if (!transfer.mixes_buffers || transfer.bytes > kMostPackedBytes ||
+      plan.staging_bytes + transfer.bytes > kMostStagingBytes) {
+    return;
+  }
+  transfer.staged = true;
+  transfer.staging_offset = plan.staging_bytes;
+  plan.staging_bytes += transfer.bytes;
+}
+
 }  // namespace
 
 MaybeFailure build_execution_plan(const RankSchedule& schedule, std::size_t send_bytes, std::size_t recv_bytes,
                                   ExecutionPlan& plan) {
   const SegmentBounds bounds(send_bytes, recv_bytes, schedule.scratch_bytes);
   plan.scratch_bytes = schedule.scratch_bytes;
+  plan.staging_bytes = 0;
   plan.rounds.clear();
   plan.rounds.reserve(schedule.rounds.size());
   for (const Round& round : schedule.rounds) {
@@ -137,11 +150,13 @@ MaybeFailure build_execution_plan(const RankSchedule& schedule, std::size_t send
       if (auto failure = describe_transfer(send, bounds, false, rounds_left, planned.sends.emplace_back())) {
         return failure;
       }
+      stage_if_small(planned.sends.back(), plan);
     }
     for (const Transfer& recv : round.recvs) {
       if (auto failure = describe_transfer(recv, bounds, true, rounds_left, planned.recvs.emplace_back())) {
         return failure;
       }
+      stage_if_small(planned.recvs.back(), plan);
     }
   }
   return std::nullopt;

@@ -59,12 +59,30 @@ MaybeFailure make_absolute_hindexed(const std::vector<Segment>& pieces, const By
   return make_byte_hindexed(lengths, addresses, type);
 }
 
+// A staged transfer's pieces into the staging area (`into_staging`: before a send), or out of
+// it into their places (after a receive); charged as local copies under SMPI.
+void copy_staged(const TransferDescription& transfer, const ByteBuffers& buffers, std::byte* staging,
+                 bool into_staging, double copy_bandwidth) {
+  std::byte* at = staging + transfer.staging_offset;
+  for (const Segment& piece : transfer.pieces) {
+    std::byte* place = base_of(buffers, piece.buffer) + piece.offset;
+    if (into_staging) {
+      std::memcpy(at, place, piece.length);
+    } else {
+      std::memcpy(place, at, piece.length);
+    }
+    at += piece.length;
+  }
+  charge_local_copy(transfer.bytes, copy_bandwidth);
+}
+
 // The point-to-point call for one transfer; per-call datatypes are kept in `call_types`
-// until the round has completed.
+// until the round has completed. A staged send is copied into `staging` here; a staged
+// receive lands there, for the caller to copy out once it has completed.
 // `empty`: the message goes without data (ExecutionSettings::hollow, or a send after a failure).
 MaybeFailure to_point_to_point(const TransferDescription& transfer, PointToPoint::Direction direction,
-                               const ByteBuffers& buffers, bool empty, std::vector<OwnedDatatype>& call_types,
-                               PointToPoint& operation) {
+                               const ByteBuffers& buffers, std::byte* staging, double copy_bandwidth, bool empty,
+                               std::vector<OwnedDatatype>& call_types, PointToPoint& operation) {
   operation.direction = direction;
   operation.peer = transfer.peer;
   if (empty) {
@@ -79,6 +97,13 @@ MaybeFailure to_point_to_point(const TransferDescription& transfer, PointToPoint
     operation.buffer = base_of(buffers, transfer.buffer) + transfer.offset;
     operation.count = transfer.count;
     operation.type = transfer.type;
+    return std::nullopt;
+  }
+  if (transfer.staged) {
+    if (direction == PointToPoint::Direction::send) copy_staged(transfer, buffers, staging, true, copy_bandwidth);
+    operation.buffer = staging + transfer.staging_offset;
+    operation.count = static_cast<int>(transfer.bytes);
+    operation.type = MPI_BYTE;
     return std::nullopt;
   }
   OwnedDatatype& type = call_types.emplace_back();
@@ -159,6 +184,7 @@ void PlanWalk::reopen(const ExecutionPlan& plan, const ByteBuffers& buffers, MPI
   rank_ = 0;
   size_ = 1;
   window_.reopen(comm, tag, bounded_ ? static_cast<std::size_t>(std::max(settings.max_requests, 2)) : 0);
+  staging_.resize(plan.staging_bytes);  // (never resized while messages are in flight)
   if (bounded_) {
     if (const int rc = MPI_Comm_rank(comm, &rank_); rc != MPI_SUCCESS) keep(mpi_call_failure("MPI_Comm_rank", rc));
     if (const int rc = MPI_Comm_size(comm, &size_); rc != MPI_SUCCESS) keep(mpi_call_failure("MPI_Comm_size", rc));
@@ -176,6 +202,7 @@ void PlanWalk::clear_for_reuse() {
   lasting_types_.clear();
   round_types_.clear();
   order_.clear();
+  staged_receives_.clear();
   first_failure_.reset();
   next_round_ = 0;
   round_begun_ = false;
@@ -216,8 +243,9 @@ bool PlanWalk::post_round() {
   const bool empty_sends = settings_.hollow || first_failure_.has_value();
   if (lone_send_) {
     PointToPoint operation;
-    if (auto failure = to_point_to_point(round.sends.front(), PointToPoint::Direction::send, buffers_, empty_sends,
-                                         round_types_, operation)) {
+    if (auto failure = to_point_to_point(round.sends.front(), PointToPoint::Direction::send, buffers_,
+                                         staging_.data(), settings_.copy_bandwidth, empty_sends, round_types_,
+                                         operation)) {
       keep(std::move(failure));
     } else {
       keep(send_now(operation, comm_, tag_));
@@ -231,10 +259,13 @@ bool PlanWalk::post_round() {
     if (!blocking_ && !lasting && !window_.has_room()) return false;
     const bool empty = direction == PointToPoint::Direction::send ? empty_sends : settings_.hollow;
     PointToPoint operation;
-    if (auto failure = to_point_to_point(*transfer, direction, buffers_, empty,
-                                         lasting ? lasting_types_ : round_types_, operation)) {
+    if (auto failure = to_point_to_point(*transfer, direction, buffers_, staging_.data(), settings_.copy_bandwidth,
+                                         empty, lasting ? lasting_types_ : round_types_, operation)) {
       keep(std::move(failure));
       continue;
+    }
+    if (transfer->staged && direction == PointToPoint::Direction::receive && !empty) {
+      staged_receives_.emplace_back(transfer, next_round_ + (lasting ? transfer->overlap_rounds : 0));
     }
     RequestWindow* target = &window_;
     if (lasting) {  // build_execution_plan checked that the round t + overlap_rounds exists
@@ -266,6 +297,20 @@ bool PlanWalk::complete_due() {
   return complete(*due_[next_round_]);
 }
 
+// The staged receives that had to complete by the end of this round (all of them have, the
+// round's window and the transfers due now having completed) copied to their places.
+void PlanWalk::copy_out_staged_receives() {
+  std::size_t kept = 0;
+  for (const auto& [transfer, due_round] : staged_receives_) {
+    if (due_round == next_round_) {
+      copy_staged(*transfer, buffers_, staging_.data(), false, settings_.copy_bandwidth);
+    } else {
+      staged_receives_[kept++] = {transfer, due_round};
+    }
+  }
+  staged_receives_.resize(kept);
+}
+
 bool PlanWalk::advance() {
   while (!done()) {
     if (!round_begun_) begin_round();
@@ -278,6 +323,7 @@ bool PlanWalk::advance() {
       window_done_ = true;
     }
     if (!complete_due()) return false;
+    copy_out_staged_receives();
     round_types_.clear();
     round_begun_ = false;
     ++next_round_;

@@ -88,6 +88,7 @@ class PlanWalk {
   bool post_round();  // false: the bounded window is full and nothing completed yet
   bool complete(RequestWindow& window);
   bool complete_due();
+  void copy_out_staged_receives();
 
   const ExecutionPlan* plan_ = nullptr;
   ByteBuffers buffers_;
@@ -108,6 +109,10 @@ class PlanWalk {
   RequestWindow window_;
   std::vector<Posting> order_;
   std::vector<OwnedDatatype> round_types_;  // freed after the round's completion
+  // Small transfers that mix buffers go through here (TransferDescription::staged); each staged
+  // receive waits with the round by whose end it completes.
+  std::vector<std::byte> staging_;
+  std::vector<std::pair<const TransferDescription*, std::size_t>> staged_receives_;
   std::size_t next_round_ = 0;
   // Where the current round stands.
   bool round_begun_ = false;

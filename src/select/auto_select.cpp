@@ -167,13 +167,29 @@ std::size_t average_block_class(std::size_t average_bytes) {
   return (average_bytes >> dropped) << dropped;
 }
 
+namespace {
+
+// auto without a table: the model's pick, unless the calibration's validation measured it slower.
+AutoRun model_or_validation(Operation operation, std::size_t block_bytes, const Problem& problem,
+                            const Calibration& calibration, std::span<const Algorithm> candidates) {
+  AutoRun run = choose_algorithm(problem, calibration.machine(), candidates);
+  if (auto validated = overrule_by_validation(operation, block_bytes, problem.size, run.algorithm, calibration,
+                                              candidates)) {
+    return {validated->algorithm, problem.knobs, validated->chosen_by};
+  }
+  return run;
+}
+
+}  // namespace
+
 AutoRun choose_for_call(Operation operation, std::size_t block_bytes, const Problem& problem,
                         const Calibration& calibration, std::span<const Algorithm> candidates) {
   if (!calibration.decisions.empty() && problem.topology != nullptr) {
     const Decision* decision = find_decision(calibration.decisions, operation, problem.size,
                                              topology_shape(*problem.topology), block_bytes);
     if (decision != nullptr && decision->algorithm == kModelDecision) {
-      AutoRun run = choose_algorithm(problem, calibration.machine(), candidates);
+      // What topocoll-tune timed as auto: the same choice, the validation's word included.
+      AutoRun run = model_or_validation(operation, block_bytes, problem, calibration, candidates);
       run.chosen_by += ", as " + describe_decision(*decision) + " says";
       return run;
     }
@@ -183,12 +199,7 @@ AutoRun choose_for_call(Operation operation, std::size_t block_bytes, const Prob
                                        [&](const Algorithm& a) { return a.name == decision->algorithm; }));
     if (runnable) return {decision->algorithm, problem.knobs, describe_decision(*decision)};
   }
-  AutoRun run = choose_algorithm(problem, calibration.machine(), candidates);
-  if (auto validated = overrule_by_validation(operation, block_bytes, problem.size, run.algorithm, calibration,
-                                              candidates)) {
-    return {validated->algorithm, problem.knobs, validated->chosen_by};
-  }
-  return run;
+  return model_or_validation(operation, block_bytes, problem, calibration, candidates);
 }
 
 }  // namespace topocoll

@@ -131,6 +131,14 @@ Calibration read(const json& root) {
     }
     c.group_capacities.push_back(std::move(g));
   });
+  if (const auto found = root.find("busy_messages"); found != root.end() && !found->is_null()) {
+    const std::string at = "busy_messages";
+    if (!found->is_object()) fail(at, "must be an object or null");
+    BusyMessagesCalibration b{text(*found, at, "level", true), whole(*found, at, "ranks"),
+                              byte_count(*found, at, "bytes"), number(*found, at, "exchange_us", true)};
+    if (b.ranks < 2) fail(at + ".ranks", "must be at least 2 (ranks that exchange)");
+    c.busy_messages = std::move(b);
+  }
   const json& copy = member(root, "", "copy");
   if (!copy.is_object()) fail("copy", "must be an object");
   c.copy.bytes_per_s = number(copy, "copy", "bytes_per_s", true);
@@ -161,11 +169,13 @@ Calibration read(const json& root) {
 MachineCost Calibration::machine() const {
   constexpr double kPerUs = 1e-6;  // bytes per second -> bytes per microsecond
   MachineCost m;
+  const double busy = busy_factor();
   for (const LevelCalibration& level : levels) {
-    m.levels.push_back({level.name, level.latency_us, level.bandwidth_bytes_per_s * kPerUs});
+    const double latency_us = &level == &levels.back() ? level.latency_us * busy : level.latency_us;
+    m.levels.push_back({level.name, latency_us, level.bandwidth_bytes_per_s * kPerUs});
   }
-  m.send_overhead_us = send_overhead_us;
-  m.recv_overhead_us = recv_overhead_us;
+  m.send_overhead_us = send_overhead_us * busy;
+  if (recv_overhead_us) m.recv_overhead_us = *recv_overhead_us * busy;
   m.recv_overhead_until_bytes = recv_overhead_until_bytes;
   m.injection_bytes_per_us = node.injection_bytes_per_s * kPerUs;
   m.ejection_bytes_per_us = node.ejection_bytes_per_s * kPerUs;
@@ -191,6 +201,22 @@ MachineCost Calibration::machine() const {
   }
   m.copy_bytes_per_us = copy.bytes_per_s * kPerUs;
   return m;
+}
+
+double Calibration::busy_factor() const {
+  if (!busy_messages || levels.empty()) return 1.0;
+  // The model prices direct's small exchange among n + 1 ranks as the latency, n posts and n - 1
+  // receives completed after the first (hierarchical_cost.cpp); ranks of one innermost group
+  // share every group, so their latency is the last level's ("same group").
+  const double n = busy_messages->ranks - 1;
+  const bool receives_charged = recv_overhead_us &&
+                                (!recv_overhead_until_bytes || busy_messages->bytes <= *recv_overhead_until_bytes);
+  const double priced_us = levels.back().latency_us + n * send_overhead_us +
+                           (receives_charged ? (n - 1) * *recv_overhead_us : 0.0);
+  // Within this of the measured time, the probe's noise: the model stands.
+  constexpr double kBusyNoise = 0.1;
+  if (!(priced_us > 0) || !(busy_messages->exchange_us > priced_us * (1.0 + kBusyNoise))) return 1.0;
+  return busy_messages->exchange_us / priced_us;
 }
 
 std::optional<Calibration> parse_calibration(std::string_view text, std::string* error) {
@@ -273,6 +299,10 @@ std::string calibration_to_json(const Calibration& c) {
                         {"bytes_per_s", g.bytes_per_s}});
     }
     root["group_capacities"] = groups;
+  }
+  if (c.busy_messages) {
+    const BusyMessagesCalibration& b = *c.busy_messages;
+    root["busy_messages"] = {{"level", b.level}, {"ranks", b.ranks}, {"bytes", b.bytes}, {"exchange_us", b.exchange_us}};
   }
   root["copy"] = {{"bytes_per_s", c.copy.bytes_per_s}, {"source", c.copy.source}};
   if (!c.validation.empty()) {

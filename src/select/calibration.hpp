@@ -15,6 +15,7 @@
 //                 "both_directions": {"flows": 1800, "bytes_per_s": 2.5e9}},
 //    "group_capacities": [{"level": "node", "group": 0, "ranks": 16, "flows": 240,
 //                          "bytes_per_s": 3.6e10}],
+//    "busy_messages": {"level": "node", "ranks": 16, "bytes": 8, "exchange_us": 11.9},
 //    "copy": {"bytes_per_s": 5e9, "source": "given"},
 //    "validation": [{"operation": "alltoall", "bytes": 1024, "algorithm": "direct",
 //                    "predicted_us": 5120.4, "measured_us": 5301.2}, ...], "validation_noise": 0.005,
@@ -100,6 +101,20 @@ struct GroupCapacityCalibration {
   double bytes_per_s = 0.0;
 };
 
+// The ranks of one group of `level` (rank 0's innermost group, a node; `ranks` of them) all
+// running topocoll's direct with blocks of `bytes`, many calls back to back: the time of one
+// call. A lone ping-pong does not see what a message costs when every rank of a node is busy
+// (the shared-memory queues and caches they contend for, the MPI library's matching and
+// progress, topocoll's own bookkeeping per message): where the model prices that call below its
+// measured time, the latency among these ranks and the send and receive overheads are scaled up
+// to it (Calibration::machine).
+struct BusyMessagesCalibration {
+  std::string level;
+  int ranks = 0;
+  std::size_t bytes = 8;  // per message
+  double exchange_us = 0.0;
+};
+
 struct CopyCalibration {
   double bytes_per_s = 0.0;
   std::string source;  // "measured" (memcpy), "given" (--copy-bandwidth), or "simulation default"
@@ -131,6 +146,7 @@ struct Calibration {
   NodeCalibration node;
   std::optional<BackboneCalibration> backbone;
   std::vector<GroupCapacityCalibration> group_capacities;  // absent in files from before it was measured
+  std::optional<BusyMessagesCalibration> busy_messages;   // absent: not measured (one rank per group)
   CopyCalibration copy;
   std::vector<ValidationPoint> validation;
   // What the validation's times may differ by and still be noise, as a fraction; absent: 5%
@@ -140,6 +156,11 @@ struct Calibration {
 
   // The model's parameters (us and bytes per us).
   MachineCost machine() const;
+  // What busy_messages makes of the model: the factor by which the latency among those ranks
+  // (the last level's) and the send and receive overheads are scaled so that the model prices
+  // direct's small exchange among them at its measured time; 1 when absent, or when the model's
+  // price is within 10% of it (the probe's noise) or above.
+  double busy_factor() const;
 };
 
 // Reads a calibration from JSON text; on error returns nullopt and sets `error` to a message

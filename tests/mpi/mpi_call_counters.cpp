@@ -98,4 +98,10 @@ int MPI_Unpack(const void* in, int in_size, int* position, void* out, int count,
   return PMPI_Unpack(in, in_size, position, out, count, type, comm);
 }
 
+int MPI_Type_create_hindexed(int count, const int lengths[], const MPI_Aint displacements[], MPI_Datatype old,
+                             MPI_Datatype* made) {
+  if (counting) ++recorded.hindexed_types;
+  return PMPI_Type_create_hindexed(count, lengths, displacements, old, made);
+}
+
 }  // extern "C"

@@ -24,6 +24,8 @@ Calibration sample() {
   c.node = {8, 1.25e8, 1.2e8};
   c.backbone = BackboneCalibration{"cluster", 0, 1, {{30, 1.25e9}, {900, 1.0e9}}, {1800, 2.0e9}, NearShare{30, 0.75}};
   c.group_capacities = {{"node", 0, 16, 240, 3.6e10}};
+  // direct among 16 ranks of a node: 60 us a call, below the 61 us the model prices it at.
+  c.busy_messages = BusyMessagesCalibration{"node", 16, 8, 60.0};
   c.copy = {5e9, "given"};
   c.validation = {{"alltoall", 1024, "direct", 5120.5, 5301.25}, {"alltoall", 1024, "native", std::nullopt, 5200.0}};
   c.validation_noise = 0.005;
@@ -73,6 +75,16 @@ TEST(CalibrationFile, RoundTrip) {
   ASSERT_TRUE(unlimited_back) << error;
   EXPECT_TRUE(unlimited_back->machine().group_capacities.empty());
 
+  ASSERT_TRUE(back->busy_messages);
+  EXPECT_EQ(back->busy_messages->ranks, 16);
+  EXPECT_DOUBLE_EQ(back->busy_messages->exchange_us, 60.0);
+  Calibration unbusy = c;  // not measured (one rank per node), or a file from before it was
+  unbusy.busy_messages.reset();
+  EXPECT_EQ(calibration_to_json(unbusy).find("busy_messages"), std::string::npos);
+  const auto unbusy_back = parse_calibration(calibration_to_json(unbusy), &error);
+  ASSERT_TRUE(unbusy_back) << error;
+  EXPECT_FALSE(unbusy_back->busy_messages);
+
   Calibration flat = c;
   flat.backbone.reset();
   const auto flat_back = parse_calibration(calibration_to_json(flat), &error);
@@ -98,6 +110,35 @@ TEST(CalibrationFile, MachineInModelUnits) {
   ASSERT_EQ(m.group_capacities.size(), 1u);
   EXPECT_EQ(m.group_capacities[0].level, "node");
   EXPECT_DOUBLE_EQ(m.group_capacities[0].bytes_per_us, 36000.0);
+}
+
+// A node whose ranks, all busy, pay more per message than a lone ping-pong showed: the latency
+// among them and the overheads are scaled so that the model prices direct's small exchange among
+// them at its measured time.
+TEST(CalibrationFile, BusyMessagesScaleLatencyAndOverheads) {
+  // Among 16 ranks of one node (the last level, latency 50 us), o_s 0.5, o_r 0.25: the model
+  // prices direct at 50 + 15 x 0.5 + 14 x 0.25 = 61 us; the sample measured 60.
+  Calibration c = sample();
+  EXPECT_DOUBLE_EQ(c.busy_factor(), 1.0);
+  c.busy_messages->exchange_us = 122.0;
+  EXPECT_DOUBLE_EQ(c.busy_factor(), 2.0);
+  const MachineCost busy = c.machine();
+  EXPECT_DOUBLE_EQ(busy.send_overhead_us, 1.0);
+  EXPECT_EQ(busy.recv_overhead_us, std::optional<double>{0.5});
+  EXPECT_DOUBLE_EQ(busy.levels[1].latency_us, 100.0);
+  EXPECT_DOUBLE_EQ(busy.levels[0].latency_us, 5060.0) << "the levels above the node keep theirs";
+  c.busy_messages->exchange_us = 67.0;  // 9.8% over: within the probe's noise
+  EXPECT_DOUBLE_EQ(c.busy_factor(), 1.0);
+  // Receives above the eager limit pay no completion in the model: 50 + 7.5 = 57.5 us.
+  c.busy_messages->exchange_us = 115.0;
+  c.recv_overhead_until_bytes = 4;
+  EXPECT_DOUBLE_EQ(c.busy_factor(), 2.0);
+  c.recv_overhead_us.reset();  // not measured: the same
+  EXPECT_DOUBLE_EQ(c.busy_factor(), 2.0);
+  EXPECT_FALSE(c.machine().recv_overhead_us);
+  c.busy_messages.reset();  // not measured
+  EXPECT_DOUBLE_EQ(c.busy_factor(), 1.0);
+  EXPECT_DOUBLE_EQ(c.machine().levels[1].latency_us, 50.0);
 }
 
 std::string error_after(const std::function<void(nlohmann::json&)>& change) {
@@ -150,6 +191,13 @@ TEST(CalibrationFile, ErrorsNameTheField) {
   EXPECT_EQ(error_after([](json& d) { d["group_capacities"].push_back(d["group_capacities"][0]); }),
             "group_capacities[1].level 'node' is listed twice");
   EXPECT_EQ(error_after([](json& d) { d["group_capacities"] = json::object(); }), "group_capacities must be an array");
+  EXPECT_EQ(error_after([](json& d) { d["busy_messages"] = 3; }), "busy_messages must be an object or null");
+  EXPECT_EQ(error_after([](json& d) { d["busy_messages"]["ranks"] = 1; }),
+            "busy_messages.ranks must be at least 2 (ranks that exchange)");
+  EXPECT_EQ(error_after([](json& d) { d["busy_messages"].erase("exchange_us"); }),
+            "busy_messages.exchange_us is missing");
+  EXPECT_EQ(error_after([](json& d) { d["busy_messages"]["exchange_us"] = 0; }),
+            "busy_messages.exchange_us must be a positive number");
   std::string error;
   EXPECT_FALSE(parse_calibration("{\"format\": ", &error));
   EXPECT_EQ(error.rfind("not valid JSON", 0), 0u) << error;

@@ -181,6 +181,20 @@ TEST(Tuning, AutoUsesTheTableWhereItCovers) {
   const AutoRun handed = choose_for_call(Operation::alltoall, 2048, Problem{16, 2048, &topology, {}}, to_model, candidates);
   EXPECT_EQ(handed.algorithm, choose_algorithm(Problem{16, 2048, &topology, {}}, calibration).algorithm);
   EXPECT_EQ(handed.chosen_by, "the cost model, as " + describe_decision(to_model.decisions[0]) + " says");
+  // ... and the calibration's validation keeps its word there, as it did when tune timed auto:
+  // the model's pick measured slower than native at the validated sizes around 2048 B.
+  to_model.ranks = 16;
+  for (std::size_t bytes : {std::size_t{1024}, std::size_t{4096}}) {
+    to_model.validation.push_back({"alltoall", bytes, handed.algorithm, 1.0, 100.0});
+    to_model.validation.push_back({"alltoall", bytes, "native", std::nullopt, 50.0});
+  }
+  const AutoRun overruled =
+      choose_for_call(Operation::alltoall, 2048, Problem{16, 2048, &topology, {}}, to_model, candidates);
+  EXPECT_EQ(overruled.algorithm, "native");
+  EXPECT_EQ(overruled.chosen_by.rfind("the calibration's validation (between 1024 and 4096 B per block", 0), 0u)
+      << overruled.chosen_by;
+  EXPECT_NE(overruled.chosen_by.find(", as " + describe_decision(to_model.decisions[0]) + " says"), std::string::npos)
+      << overruled.chosen_by;
   // An entry naming an algorithm the call cannot run (outside the candidates): the model.
   const std::vector<Algorithm> no_shift = {*find_algorithm(Operation::alltoall, "direct")};
   EXPECT_EQ(choose_for_call(Operation::alltoall, 2048, Problem{16, 2048, &topology, {}}, calibration, no_shift).algorithm,
