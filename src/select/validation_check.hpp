@@ -5,8 +5,10 @@
 // (interpolated on a log-log scale), and where the model's pick is priced more than the
 // calibration's noise (validation_noise) above the fastest so priced, auto runs that fastest instead (the MPI
 // library's own, often: on a node with shared memory the model missed its eager protocol and
-// ran direct 26 to 36% above the fastest). Outside the validated sizes, on another number of
-// ranks, or for an algorithm never validated, the model stands.
+// ran direct 26 to 36% above the fastest). Strictly between two validated sizes only the
+// algorithms measured no slower than native (beyond the noise) at both ends may run: the
+// interpolation cannot see the library's switches in between. Outside the validated sizes, on
+// another number of ranks, or for an algorithm never validated, the model stands.
 #pragma once
 
 #include <cstddef>
