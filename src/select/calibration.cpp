@@ -302,7 +302,8 @@ std::string calibration_to_json(const Calibration& c) {
   }
   if (c.busy_messages) {
     const BusyMessagesCalibration& b = *c.busy_messages;
-    root["busy_messages"] = {{"level", b.level}, {"ranks", b.ranks}, {"bytes", b.bytes}, {"exchange_us", b.exchange_us}};
+    root["busy_messages"] = {
+        {"level", b.level}, {"ranks", b.ranks}, {"bytes", b.bytes}, {"exchange_us", b.exchange_us}};
   }
   root["copy"] = {{"bytes_per_s", c.copy.bytes_per_s}, {"source", c.copy.source}};
   if (!c.validation.empty()) {

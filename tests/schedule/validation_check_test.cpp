@@ -57,10 +57,14 @@ TEST(ValidationCheck, TheModelStandsWhereTheMeasurementsSayNothingAgainstIt) {
 TEST(ValidationCheck, BetweenValidatedSizesOnlyWhatKeptUpWithNativeAtBothEndsRuns) {
   Calibration node;
   node.ranks = 16;
-  node.validation = {{"alltoall", 256, "direct", 11.5, 13.93},        {"alltoall", 1024, "direct", 11.7, 25.46},
-                     {"alltoall", 256, "group-shuffle", 13.5, 18.70}, {"alltoall", 1024, "group-shuffle", 13.9, 27.10},
-                     {"alltoall", 256, "bruck", 8.9, 23.20},          {"alltoall", 1024, "bruck", 19.2, 50.55},
-                     {"alltoall", 256, "native", std::nullopt, 18.12}, {"alltoall", 1024, "native", std::nullopt, 21.44}};
+  node.validation = {{"alltoall", 256, "direct", 11.5, 13.93},
+                     {"alltoall", 1024, "direct", 11.7, 25.46},
+                     {"alltoall", 256, "group-shuffle", 13.5, 18.70},
+                     {"alltoall", 1024, "group-shuffle", 13.9, 27.10},
+                     {"alltoall", 256, "bruck", 8.9, 23.20},
+                     {"alltoall", 1024, "bruck", 19.2, 50.55},
+                     {"alltoall", 256, "native", std::nullopt, 18.12},
+                     {"alltoall", 1024, "native", std::nullopt, 21.44}};
   const auto at = [&](std::size_t bytes, const std::string& pick) {
     return overrule_by_validation(Operation::alltoall, bytes, 16, pick, node, algorithms_for(Operation::alltoall));
   };
