@@ -40,7 +40,7 @@ while [[ $# -gt 0 ]]; do
     --bytes) bytes="$2"; shift 2 ;;
     --build-dir) build="$2"; shift 2 ;;
     --wall-only) wall_only=1; shift ;;
-    -h|--help) sed -n '2,32p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) echo "call-cost-benchmark.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done

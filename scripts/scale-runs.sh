@@ -21,7 +21,7 @@ while [[ $# -gt 0 ]]; do
   case "$1" in
     --limit) limit="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     -*) echo "scale-runs.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) jobs+=("$1"); shift ;;
   esac
