@@ -41,37 +41,33 @@ MPI_Comm participants_of(MPI_Comm comm, const std::vector<Flow>& flows) {
   return participants;
 }
 
-// One timed run of `flows` with `bytes` each, `times` times back to back, between two barriers of
-// the participants; the time of one on the first participant (us).
+// One timed run of `flows` with `bytes` each, between two barriers of the participants; the time
+// on the first participant (us).
 double time_flows_once(MPI_Comm comm, int rank, MPI_Comm participants, const std::vector<Flow>& flows,
-                       std::size_t bytes, bench::MessageBuffer& send, bench::MessageBuffer& recv, int times) {
+                       std::size_t bytes, bench::MessageBuffer& send, bench::MessageBuffer& recv) {
   std::vector<MPI_Request> requests;
   check(MPI_Barrier(participants), "MPI_Barrier");
   const double start = MPI_Wtime();
-  for (int t = 0; t < times; ++t) {
-    requests.clear();
-    std::size_t slot = 0;
-    for (const Flow& f : flows) {
-      if (f.second != rank) continue;
-      requests.emplace_back();
-      check(MPI_Irecv(recv.data() + slot++ * bytes, static_cast<int>(bytes), MPI_BYTE, f.first, kTag, comm,
-                      &requests.back()),
-            "MPI_Irecv");
-    }
-    for (const Flow& f : flows) {
-      if (f.first != rank) continue;
-      requests.emplace_back();
-      check(MPI_Isend(send.data(), static_cast<int>(bytes), MPI_BYTE, f.second, kTag, comm, &requests.back()),
-            "MPI_Isend");
-    }
-    check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+  std::size_t slot = 0;
+  for (const Flow& f : flows) {
+    if (f.second != rank) continue;
+    requests.emplace_back();
+    check(MPI_Irecv(recv.data() + slot++ * bytes, static_cast<int>(bytes), MPI_BYTE, f.first, kTag, comm,
+                    &requests.back()),
+          "MPI_Irecv");
   }
+  for (const Flow& f : flows) {
+    if (f.first != rank) continue;
+    requests.emplace_back();
+    check(MPI_Isend(send.data(), static_cast<int>(bytes), MPI_BYTE, f.second, kTag, comm, &requests.back()),
+          "MPI_Isend");
+  }
+  check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   check(MPI_Barrier(participants), "MPI_Barrier");
-  return (MPI_Wtime() - start) * 1e6 / times;
+  return (MPI_Wtime() - start) * 1e6;
 }
 
-double time_flows_us(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t bytes, const ProbeSettings& settings,
-                     int times = 1) {
+double time_flows_us(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t bytes, const ProbeSettings& settings) {
   if (flows.empty()) return 0.0;
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -80,11 +76,11 @@ double time_flows_us(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t 
   bench::MessageBuffer send(bytes, settings.smpi_shared_buffers);
   bench::MessageBuffer recv(std::max<std::size_t>(1, incoming) * bytes, settings.smpi_shared_buffers);
   MPI_Comm participants = participants_of(comm, flows);
-  std::vector<double> runs;
+  std::vector<double> times;
   if (participants != MPI_COMM_NULL) {
-    time_flows_once(comm, rank, participants, flows, bytes, send, recv, times);  // warm-up
+    time_flows_once(comm, rank, participants, flows, bytes, send, recv);  // warm-up
     for (int i = 0; i < settings.repetitions; ++i) {
-      runs.push_back(time_flows_once(comm, rank, participants, flows, bytes, send, recv, times));
+      times.push_back(time_flows_once(comm, rank, participants, flows, bytes, send, recv));
     }
     MPI_Comm_free(&participants);
   }
@@ -93,7 +89,7 @@ double time_flows_us(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t 
   for (const Flow& f : flows) first = std::min({first, f.first, f.second});
   int lowest = 0;
   check(MPI_Allreduce(&first, &lowest, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
-  return shared_from(comm, lowest, runs.empty() ? 0.0 : median(runs));
+  return shared_from(comm, lowest, times.empty() ? 0.0 : median(times));
 }
 
 }  // namespace
