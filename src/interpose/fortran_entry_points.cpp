@@ -10,11 +10,9 @@
 // every one of these in libmpi_mpifh.so with the same arguments (ompi/mpi/fortran/mpif-h), and
 // a preloaded definition comes first.
 //
-// Conversions, as Open MPI's own bindings make them: handles by MPI_Comm_f2c and MPI_Type_f2c;
-// Fortran's MPI_IN_PLACE and MPI_BOTTOM are the addresses of two variables of libmpi.so
-// (mpi_fortran_in_place_, mpi_fortran_bottom_), which become C's MPI_IN_PLACE and MPI_BOTTOM;
-// counts and displacements are MPI_Fint, int in every Open MPI built for default Fortran
-// integers; the MPI code goes to `ierror`.
+// Conversions, as Open MPI's own bindings make them: fortran_arguments.hpp; the MPI code goes
+// to `ierror`. The persistent forms and MPI_START, MPI_STARTALL and MPI_REQUEST_FREE:
+// fortran_persistent_entry_points.cpp.
 //
 // MPICH's Fortran bindings call the C MPI_ entry points of the collectives themselves, so there
 // the C entry points answer Fortran programs; but its MPI_INIT and MPI_INIT_THREAD (mpif.h,
@@ -27,6 +25,7 @@
 
 #include "exec/call.hpp"
 #include "interpose/configuration_agreement.hpp"
+#include "interpose/fortran_arguments.hpp"
 #include "interpose/interposed_call.hpp"
 
 // MPI_INIT and MPI_INIT_THREAD, Open MPI's and MPICH's alike: the MPI library's own definition
@@ -50,34 +49,14 @@ void initialise_then_agree(const char* next_name, MPI_Fint* ierror, Arguments...
 
 #if defined(OPEN_MPI) && OPEN_MPI
 
-static_assert(sizeof(MPI_Fint) == sizeof(int),
-              "Fortran integers of another size than C's int: the count arrays would need converting");
-
-// Defined in libmpi.so; their addresses are Fortran's MPI_IN_PLACE and MPI_BOTTOM.
-extern "C" int mpi_fortran_in_place_;
-extern "C" int mpi_fortran_bottom_;
-
 namespace {
 
 using topocoll::Operation;
 using topocoll::exec::CallArguments;
 using topocoll::exec::SideArguments;
-
-const void* c_buffer(const char* fortran_buffer) {
-  if (fortran_buffer == reinterpret_cast<const char*>(&mpi_fortran_in_place_)) return MPI_IN_PLACE;
-  if (fortran_buffer == reinterpret_cast<const char*>(&mpi_fortran_bottom_)) return MPI_BOTTOM;
-  return fortran_buffer;
-}
-
-// One side with one count (alltoall, scatter, gather; the lone side of the v forms' peers).
-SideArguments side(const char* buffer, const MPI_Fint* count, const MPI_Fint* type) {
-  return SideArguments{c_buffer(buffer), *count, nullptr, nullptr, PMPI_Type_f2c(*type)};
-}
-
-// One side with a count and a displacement per peer.
-SideArguments side(const char* buffer, const MPI_Fint* counts, const MPI_Fint* displs, const MPI_Fint* type) {
-  return SideArguments{c_buffer(buffer), 0, counts, displs, PMPI_Type_f2c(*type)};
-}
+using topocoll::interpose::fortran::c_buffer;
+using topocoll::interpose::fortran::set_ierror;
+using topocoll::interpose::fortran::side;
 
 // MPI_ALLTOALLW's datatypes as C handles, one per peer of `comm` (its remote group's for an
 // intercommunicator, as MPI sizes the arrays), none for a null communicator (MPI reports it).
@@ -92,8 +71,7 @@ std::vector<MPI_Datatype> c_types(const MPI_Fint* types, MPI_Comm comm) {
 }
 
 void answer(const CallArguments& call, const char* entry_point, MPI_Fint* ierror) {
-  const int rc = topocoll::interpose::answer_call(call, entry_point);
-  if (ierror != nullptr) *ierror = static_cast<MPI_Fint>(rc);
+  set_ierror(ierror, topocoll::interpose::answer_call(call, entry_point));
 }
 
 // The nonblocking forms: the request goes back as Fortran's handle (MPI_Request_c2f), which
@@ -102,18 +80,10 @@ void answer_start(const CallArguments& call, const char* entry_point, MPI_Fint* 
   MPI_Request c_request = MPI_REQUEST_NULL;
   const int rc = topocoll::interpose::answer_start(call, &c_request, entry_point);
   if (rc == MPI_SUCCESS) *request = PMPI_Request_c2f(c_request);
-  if (ierror != nullptr) *ierror = static_cast<MPI_Fint>(rc);
+  set_ierror(ierror, rc);
 }
 
 }  // namespace
-
-// The spellings of one Fortran entry point, as aliases of Open MPI's ompi_<name>_f. A macro
-// because symbol names cannot be computed otherwise.
-#define TOPOCOLL_FORTRAN_SPELLINGS(name, NAME, parameters)                  \
-  void mpi_##name parameters __attribute__((alias("ompi_" #name "_f")));   \
-  void mpi_##name##_ parameters __attribute__((alias("ompi_" #name "_f"))); \
-  void mpi_##name##__ parameters __attribute__((alias("ompi_" #name "_f"))); \
-  void MPI_##NAME parameters __attribute__((alias("ompi_" #name "_f")));
 
 extern "C" {
 

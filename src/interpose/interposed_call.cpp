@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <string_view>
 
 #include "exec/collective.hpp"
 #include "exec/error_report.hpp"
@@ -134,7 +135,10 @@ struct Answerer {
 
   // What answers where topocoll does not: "PMPI_Alltoall", "PMPI_Ialltoall", "PMPIX_Alltoall_init".
   std::string library_call() const {
-    if (persistent) return "P" + std::string(entry_point);
+    if (persistent) {  // "MPIX_Alltoall_init (Fortran)" -> "PMPIX_Alltoall_init"
+      const std::string_view name(entry_point);
+      return "P" + std::string(name.substr(0, name.find(' ')));
+    }
     return std::string("P") + (nonblocking ? exec::native_start_name(call) : exec::native_call_name(call));
   }
 

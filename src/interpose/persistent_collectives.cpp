@@ -105,6 +105,10 @@ int make_persistent(const exec::CallArguments& call, const char* entry_point, MP
   return MPI_SUCCESS;
 }
 
+namespace {
+
+// MPI_Start and MPI_Request_free of a handle make_persistent made: true when `request` is one
+// (`rc` then holds the code), false for any other request.
 bool start_if_persistent(MPI_Request* request, int& rc) {
   Registry& r = registry();
   if (r.count.load() == 0 || request == nullptr) return false;
@@ -152,6 +156,27 @@ bool free_if_persistent(MPI_Request* request, int& rc) {
   }
   recount(r);
   return true;
+}
+
+}  // namespace
+
+int start_persistent(MPI_Request* request) {
+  int rc = MPI_SUCCESS;
+  return start_if_persistent(request, rc) ? rc : PMPI_Start(request);
+}
+
+int start_all_persistent(int count, MPI_Request requests[]) {
+  int first_failure = MPI_SUCCESS;
+  for (int i = 0; i < count; ++i) {
+    const int rc = start_persistent(&requests[i]);
+    if (rc != MPI_SUCCESS && first_failure == MPI_SUCCESS) first_failure = rc;
+  }
+  return first_failure;
+}
+
+int free_persistent(MPI_Request* request) {
+  int rc = MPI_SUCCESS;
+  return free_if_persistent(request, rc) ? rc : PMPI_Request_free(request);
 }
 
 }  // namespace topocoll::interpose

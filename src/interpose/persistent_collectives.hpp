@@ -23,9 +23,12 @@ namespace topocoll::interpose {
 // handle lives). `entry_point` names the call in verbose lines.
 int make_persistent(const exec::CallArguments& call, const char* entry_point, MPI_Request* request);
 
-// MPI_Start and MPI_Request_free of a handle make_persistent made: true when `request` is one
-// (`rc` then holds the code), false for any other request (the caller hands it to the library).
-bool start_if_persistent(MPI_Request* request, int& rc);
-bool free_if_persistent(MPI_Request* request, int& rc);
+// MPI_Start, MPI_Startall and MPI_Request_free, C's and Fortran's: the handles make_persistent
+// made are answered here, every other request goes to the library (PMPI_Start,
+// PMPI_Request_free). MPI_Startall starts each in order and returns the first failure's code
+// (MPI leaves the order unspecified).
+int start_persistent(MPI_Request* request);
+int start_all_persistent(int count, MPI_Request requests[]);
+int free_persistent(MPI_Request* request);
 
 }  // namespace topocoll::interpose

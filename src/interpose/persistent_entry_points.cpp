@@ -22,10 +22,11 @@ using topocoll::exec::CallArguments;
 using topocoll::exec::gatherv_call;
 using topocoll::exec::scatterv_call;
 using topocoll::exec::uniform_call;
-using topocoll::interpose::free_if_persistent;
+using topocoll::interpose::free_persistent;
 using topocoll::interpose::make_persistent;
 using topocoll::interpose::persistent_by_topocoll;
-using topocoll::interpose::start_if_persistent;
+using topocoll::interpose::start_all_persistent;
+using topocoll::interpose::start_persistent;
 
 extern "C" {
 
@@ -107,26 +108,14 @@ int MPIX_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
   return make_persistent(call, "MPIX_Gatherv_init", request);
 }
 
-int MPI_Start(MPI_Request* request) {
-  int rc = MPI_SUCCESS;
-  return start_if_persistent(request, rc) ? rc : PMPI_Start(request);
-}
+int MPI_Start(MPI_Request* request) { return start_persistent(request); }
 
-// As MPI_Start on each, in order; the first failure's code (MPI says the order is unspecified).
 int MPI_Startall(int count, MPI_Request requests[]) {
-  int first_failure = MPI_SUCCESS;
-  for (int i = 0; i < count; ++i) {
-    int rc = MPI_SUCCESS;
-    if (!start_if_persistent(&requests[i], rc)) rc = PMPI_Start(&requests[i]);
-    if (rc != MPI_SUCCESS && first_failure == MPI_SUCCESS) first_failure = rc;
-  }
-  return first_failure;
+  // A negative count is the library's to report.
+  return count < 0 ? PMPI_Startall(count, requests) : start_all_persistent(count, requests);
 }
 
-int MPI_Request_free(MPI_Request* request) {
-  int rc = MPI_SUCCESS;
-  return free_if_persistent(request, rc) ? rc : PMPI_Request_free(request);
-}
+int MPI_Request_free(MPI_Request* request) { return free_persistent(request); }
 
 }  // extern "C"
 

@@ -1,6 +1,9 @@
 ! A Fortran MPI program, built without topocoll, that checks the operations topocoll answers
 ! (MPI_Alltoall, MPI_Alltoallv, MPI_Alltoallw, MPI_Scatter, MPI_Gather, MPI_Scatterv,
-! MPI_Gatherv, and the nonblocking forms of all but MPI_Alltoallw) through each of MPI's three Fortran bindings: mpif.h, `use mpi` and `use mpi_f08`; with
+! MPI_Gatherv, and the nonblocking forms of all but MPI_Alltoallw; built with WITH_PCOLLREQ
+! under Open MPI, its persistent forms MPIX_ALLTOALL_INIT ... of all but MPIX_ALLTOALLW_INIT:
+! persistent_body.inc) through each of MPI's three Fortran bindings: mpif.h, `use mpi` and
+! `use mpi_f08` (with mpif-ext.h, `use mpi_ext` and `use mpi_f08_ext` for the persistent forms); with
 ! separate buffers, MPI_IN_PLACE, a derived datatype, and arguments that MPI says are ignored
 ! left unset; on MPI_COMM_WORLD and on a split of it. Run with libtopocoll-pmpi.so preloaded to
 ! check the library's answers to Fortran callers (tests/interpose/CMakeLists.txt). Exits 0
@@ -11,7 +14,13 @@ contains
   ! The value rank `from` sends to rank `to` at position `k` of the block.
   integer function value_of(from, to, k)
     integer, intent(in) :: from, to, k
-    value_of = from * 1000000 + to * 1000 + k
+    value_of = value_in(0, from, to, k)
+  end function
+
+  ! The same in round `round` of a persistent collective's starts.
+  integer function value_in(round, from, to, k)
+    integer, intent(in) :: round, from, to, k
+    value_in = round * 100000000 + from * 1000000 + to * 1000 + k
   end function
 
   subroutine report(ok, what, failures)
@@ -35,13 +44,36 @@ contains
   subroutine fill_blocks(blocks, rank, nranks, n)
     integer, intent(out) :: blocks(:)
     integer, intent(in) :: rank, nranks, n
+    call fill_round(blocks, 0, rank, nranks, n)
+  end subroutine
+
+  ! The same in round `round`.
+  subroutine fill_round(blocks, round, rank, nranks, n)
+    integer, intent(out) :: blocks(:)
+    integer, intent(in) :: round, rank, nranks, n
     integer :: peer, k
     blocks = -1
     do peer = 0, nranks - 1
       do k = 0, n - 1
-        blocks(peer * n + k + 1) = value_of(rank, peer, k)
+        blocks(peer * n + k + 1) = value_in(round, rank, peer, k)
       end do
     end do
+  end subroutine
+
+  ! Block q of `blocks` holds what q sent to `rank` in round `round`.
+  subroutine expect_round(ierr, blocks, round, rank, nranks, n, what, failures)
+    integer, intent(in) :: ierr, blocks(:), round, rank, nranks, n
+    character(len=*), intent(in) :: what
+    integer, intent(inout) :: failures
+    integer :: peer, k
+    logical :: ok
+    ok = ierr == 0
+    do peer = 0, nranks - 1
+      do k = 0, n - 1
+        ok = ok .and. blocks(peer * n + k + 1) == value_in(round, peer, rank, k)
+      end do
+    end do
+    call report(ok, what, failures)
   end subroutine
 
   ! Block q of `blocks` holds what q sent to `rank` (at a root: what q gathered to it).
@@ -90,12 +122,20 @@ module check_mpif_h
   use check_values
   implicit none
   include 'mpif.h'
+#ifdef WITH_PCOLLREQ
+  include 'mpif-ext.h'
+#endif
 contains
 #define CHECK_ALL check_with_mpif_h
 #define COMM_T integer
 #define TYPE_T integer
 #define REQUEST_T integer
 #include "collectives_body.inc"
+#ifdef WITH_PCOLLREQ
+#define PERSISTENT_ALL persistent_with_mpif_h
+#include "persistent_body.inc"
+#undef PERSISTENT_ALL
+#endif
 #undef CHECK_ALL
 #undef COMM_T
 #undef TYPE_T
@@ -105,6 +145,9 @@ end module check_mpif_h
 module check_use_mpi
   use check_values
   use mpi
+#ifdef WITH_PCOLLREQ
+  use mpi_ext
+#endif
   implicit none
 contains
 #define CHECK_ALL check_with_use_mpi
@@ -112,6 +155,11 @@ contains
 #define TYPE_T integer
 #define REQUEST_T integer
 #include "collectives_body.inc"
+#ifdef WITH_PCOLLREQ
+#define PERSISTENT_ALL persistent_with_use_mpi
+#include "persistent_body.inc"
+#undef PERSISTENT_ALL
+#endif
 #undef CHECK_ALL
 #undef COMM_T
 #undef TYPE_T
@@ -121,6 +169,9 @@ end module check_use_mpi
 module check_use_mpi_f08
   use check_values
   use mpi_f08
+#ifdef WITH_PCOLLREQ
+  use mpi_f08_ext
+#endif
   implicit none
 contains
 #define CHECK_ALL check_with_use_mpi_f08
@@ -128,6 +179,11 @@ contains
 #define TYPE_T type(MPI_Datatype)
 #define REQUEST_T type(MPI_Request)
 #include "collectives_body.inc"
+#ifdef WITH_PCOLLREQ
+#define PERSISTENT_ALL persistent_with_use_mpi_f08
+#include "persistent_body.inc"
+#undef PERSISTENT_ALL
+#endif
 #undef CHECK_ALL
 #undef COMM_T
 #undef TYPE_T
@@ -139,6 +195,11 @@ program fortran_check
   use check_mpif_h, only: check_with_mpif_h
   use check_use_mpi, only: check_with_use_mpi
   use check_use_mpi_f08, only: check_with_use_mpi_f08
+#ifdef WITH_PCOLLREQ
+  use check_mpif_h, only: persistent_with_mpif_h
+  use check_use_mpi, only: persistent_with_use_mpi
+  use check_use_mpi_f08, only: persistent_with_use_mpi_f08
+#endif
   implicit none
   integer :: rank, failures, total_failures
   type(MPI_Comm) :: half
@@ -153,6 +214,14 @@ program fortran_check
   call check_with_use_mpi(half%MPI_VAL, 'use mpi, a split:', failures)
   call check_with_use_mpi_f08(MPI_COMM_WORLD, 'use mpi_f08, MPI_COMM_WORLD:', failures)
   call check_with_use_mpi_f08(half, 'use mpi_f08, a split:', failures)
+#ifdef WITH_PCOLLREQ
+  call persistent_with_mpif_h(MPI_COMM_WORLD%MPI_VAL, 'mpif.h, MPI_COMM_WORLD:', failures)
+  call persistent_with_mpif_h(half%MPI_VAL, 'mpif.h, a split:', failures)
+  call persistent_with_use_mpi(MPI_COMM_WORLD%MPI_VAL, 'use mpi, MPI_COMM_WORLD:', failures)
+  call persistent_with_use_mpi(half%MPI_VAL, 'use mpi, a split:', failures)
+  call persistent_with_use_mpi_f08(MPI_COMM_WORLD, 'use mpi_f08, MPI_COMM_WORLD:', failures)
+  call persistent_with_use_mpi_f08(half, 'use mpi_f08, a split:', failures)
+#endif
   call MPI_Comm_free(half)
   call MPI_Allreduce(failures, total_failures, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
   if (rank == 0 .and. total_failures == 0) write (0, '(a)') 'fortran_check: every check passed'
