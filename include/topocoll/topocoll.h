@@ -67,6 +67,35 @@ int topocoll_igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                       const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request,
                       const char* algorithm);
 
+/* The persistent forms (MPI-4's MPI_Alltoall_init ... semantics), started with topocoll_start or
+ * topocoll_startall and freed with topocoll_request_free; see topocoll.hpp
+ * (topocoll::alltoall_init) for what they need of the MPI library. */
+int topocoll_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request,
+                           const char* algorithm);
+int topocoll_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm, MPI_Info info, MPI_Request* request, const char* algorithm);
+int topocoll_alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                            const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                            const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                            MPI_Request* request, const char* algorithm);
+int topocoll_scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request,
+                          const char* algorithm);
+int topocoll_gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request,
+                         const char* algorithm);
+int topocoll_scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                           void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                           MPI_Info info, MPI_Request* request, const char* algorithm);
+int topocoll_gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                          const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+                          MPI_Info info, MPI_Request* request, const char* algorithm);
+int topocoll_start(MPI_Request* request);
+int topocoll_startall(int count, MPI_Request requests[]);
+int topocoll_request_free(MPI_Request* request);
+
 /* The message of the last error topocoll reported on this thread ("" when none). */
 const char* topocoll_error_message(void);
 

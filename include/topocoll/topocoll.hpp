@@ -156,4 +156,53 @@ int igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
              const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request,
              const CollectiveOptions& options = {});
 
+// Persistent forms (MPI-4's MPI_Alltoall_init ... MPI_Gatherv_init semantics): *request is a
+// handle that topocoll::start (or topocoll::startall) runs again and again, each start the
+// nonblocking call above with these arguments and a copy of `options`; the caller completes each
+// run with MPI_Wait, MPI_Test or their array forms, which leave the handle inactive for the next
+// start, and frees it with topocoll::request_free, active or not. Buffers, arrays and the
+// options' pointers (chosen_algorithm, chosen_by, inapplicable_reason, written at each start)
+// stay the caller's to keep while the handle lives; the buffers may change between runs. `info`
+// is read only where the MPI library's own persistent call answers.
+//
+// The handle is a persistent request of the MPI library's own, which the collective completes,
+// so waiting on it must advance the collective: that needs Open MPI's progress engine. Where the
+// MPI library has none topocoll can hook (MPICH, SMPI), the call does not apply: with
+// options.inapplicable_reason set, the MPI library's own persistent call (MPI-4's
+// MPI_Alltoall_init ...) answers instead, else the error is MPI_ERR_UNSUPPORTED_OPERATION.
+// A run that cannot start returns the start's error; the handle completes all the same, so that
+// a wait returns (MPI_ERR_TRUNCATE under MPICH, MPI_SUCCESS under Open MPI 4.1, which does not
+// report a truncated message a process sent itself). A run that fails on its way is raised as a
+// nonblocking call's failure is (Open MPI: on MPI_COMM_WORLD's error handler), and
+// topocoll_error_message() names it. Start and free the handle through topocoll, not
+// MPI_Start and MPI_Request_free, which do not know it (the drop-in, libtopocoll-pmpi.so, keeps
+// its own handles).
+int alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request,
+                  const CollectiveOptions& options = {});
+int alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                   MPI_Info info, MPI_Request* request, const CollectiveOptions& options = {});
+int alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                   void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                   MPI_Comm comm, MPI_Info info, MPI_Request* request, const CollectiveOptions& options = {});
+int scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request,
+                 const CollectiveOptions& options = {});
+int gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request,
+                const CollectiveOptions& options = {});
+int scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                  void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                  MPI_Request* request, const CollectiveOptions& options = {});
+int gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                 MPI_Request* request, const CollectiveOptions& options = {});
+
+// MPI_Start, MPI_Startall and MPI_Request_free for the handles above; any other request is
+// handed to MPI's own. startall starts each in order and returns the first failure's code.
+int start(MPI_Request* request);
+int startall(int count, MPI_Request requests[]);
+int request_free(MPI_Request* request);
+
 }  // namespace topocoll

@@ -1,8 +1,17 @@
 // The C++ API's entry points: each describes its call (which buffer, count, displacements
 // and datatype serve as which side) and hands it to the one pipeline (collective.hpp).
+#include <memory>
+#include <new>
+#include <string>
+
 #include "exec/call_descriptions.hpp"
 #include "exec/collective.hpp"
+#include "exec/error_report.hpp"
+#include "exec/mpi_handles.hpp"
+#include "exec/native_call.hpp"
 #include "exec/nonblocking.hpp"
+#include "exec/outstanding.hpp"
+#include "exec/persistent_requests.hpp"
 #include "topocoll/topocoll.hpp"
 
 namespace topocoll {
@@ -28,6 +37,53 @@ int run_uniform(Operation operation, const void* sendbuf, int sendcount, MPI_Dat
   return run_or_start(
       exec::uniform_call(operation, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm), options,
       request, nonblocking);
+}
+
+// The persistent form of `call` (alltoall_init ...; `label` names it): a handle whose every
+// start runs the nonblocking call with a copy of `options` (persistent_requests.hpp), or, where
+// no progress engine can complete such a handle and the caller accepts the MPI library's answer,
+// the library's own persistent call.
+int init_persistent(const CallArguments& call, const CollectiveOptions& options, MPI_Info info, MPI_Request* request,
+                    const char* label) {
+  using exec::Failure;
+  try {
+    if (!exec::mpi_is_active()) {
+      return exec::report_failure(call.comm,
+                                  Failure{MPI_ERR_OTHER, std::string(label) + ": called before MPI_Init or after MPI_Finalize"});
+    }
+    if (request == nullptr) {
+      return exec::report_failure(call.comm, Failure{MPI_ERR_REQUEST, std::string(label) + ": request is null"});
+    }
+    if (call.comm == MPI_COMM_NULL) {
+      return exec::report_failure(MPI_COMM_NULL,
+                                  Failure{MPI_ERR_COMM, std::string(label) + ": the communicator is MPI_COMM_NULL"});
+    }
+    if (!exec::progress_from_every_call()) {
+      const std::string missing = exec::progress_hook_missing();
+      const std::string reason = std::string(label) +
+                                 ": no persistent form here: its handle completes only where every MPI call "
+                                 "advances topocoll's collectives (Open MPI's progress engine)" +
+                                 (missing.empty() ? std::string() : "; " + missing);
+      if (options.inapplicable_reason == nullptr) {
+        return exec::report_failure(call.comm, Failure{MPI_ERR_UNSUPPORTED_OPERATION, reason});
+      }
+      *options.inapplicable_reason = reason;
+      const int rc = exec::init_native(call, info, request);
+      if (rc != MPI_SUCCESS) {
+        return exec::report_failure(call.comm, Failure{rc, reason + "; and the MPI library has no persistent form"});
+      }
+      return rc;
+    }
+    auto kept = std::make_shared<const CollectiveOptions>(options);
+    return exec::make_persistent(
+        call.comm, label,
+        [call, kept](MPI_Request* started) {
+          return exec::start_collective(call, *kept, started, exec::StartRule::may_wait_for_peers);
+        },
+        request);
+  } catch (const std::bad_alloc&) {
+    return exec::report_failure(call.comm, Failure{MPI_ERR_NO_MEM, std::string(label) + ": out of memory"});
+  }
 }
 
 }  // namespace
@@ -125,5 +181,67 @@ int igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
   return run_or_start(gatherv_call(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm),
                       options, request, true);
 }
+
+// ---- persistent ----
+
+int alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request,
+                  const CollectiveOptions& options) {
+  return init_persistent(
+      exec::uniform_call(Operation::alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0, comm),
+      options, info, request, "alltoall_init");
+}
+
+int alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                   MPI_Info info, MPI_Request* request, const CollectiveOptions& options) {
+  return init_persistent(
+      alltoallv_call(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm), options,
+      info, request, "alltoallv_init");
+}
+
+int alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                   void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                   MPI_Comm comm, MPI_Info info, MPI_Request* request, const CollectiveOptions& options) {
+  return init_persistent(
+      alltoallw_call(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm), options,
+      info, request, "alltoallw_init");
+}
+
+int scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request,
+                 const CollectiveOptions& options) {
+  return init_persistent(
+      exec::uniform_call(Operation::scatter, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),
+      options, info, request, "scatter_init");
+}
+
+int gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request,
+                const CollectiveOptions& options) {
+  return init_persistent(
+      exec::uniform_call(Operation::gather, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm),
+      options, info, request, "gather_init");
+}
+
+int scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                  void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                  MPI_Request* request, const CollectiveOptions& options) {
+  return init_persistent(
+      scatterv_call(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm), options, info,
+      request, "scatterv_init");
+}
+
+int gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                 MPI_Request* request, const CollectiveOptions& options) {
+  return init_persistent(
+      gatherv_call(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm), options, info,
+      request, "gatherv_init");
+}
+
+int start(MPI_Request* request) { return exec::start_persistent(request); }
+int startall(int count, MPI_Request requests[]) { return exec::start_all_persistent(count, requests); }
+int request_free(MPI_Request* request) { return exec::free_persistent(request); }
 
 }  // namespace topocoll

@@ -144,3 +144,73 @@ extern "C" int topocoll_igatherv(const void* sendbuf, int sendcount, MPI_Datatyp
 }
 
 extern "C" const char* topocoll_error_message(void) { return topocoll::exec::last_error_message(); }
+
+extern "C" int topocoll_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                      MPI_Request* request, const char* algorithm) {
+  return with_algorithm(algorithm, comm, "alltoall_init", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::alltoall_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request,
+                                   options);
+  });
+}
+
+extern "C" int topocoll_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                       MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                       MPI_Request* request, const char* algorithm) {
+  return with_algorithm(algorithm, comm, "alltoallv_init", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                    comm, info, request, options);
+  });
+}
+
+extern "C" int topocoll_alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                       const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                       const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                       MPI_Info info, MPI_Request* request, const char* algorithm) {
+  return with_algorithm(algorithm, comm, "alltoallw_init", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::alltoallw_init(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                                    comm, info, request, options);
+  });
+}
+
+extern "C" int topocoll_scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                                     MPI_Request* request, const char* algorithm) {
+  return with_algorithm(algorithm, comm, "scatter_init", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::scatter_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
+                                  request, options);
+  });
+}
+
+extern "C" int topocoll_gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request* request, const char* algorithm) {
+  return with_algorithm(algorithm, comm, "gather_init", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::gather_init(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
+                                 request, options);
+  });
+}
+
+extern "C" int topocoll_scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[],
+                                      MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                      int root, MPI_Comm comm, MPI_Info info, MPI_Request* request,
+                                      const char* algorithm) {
+  return with_algorithm(algorithm, comm, "scatterv_init", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::scatterv_init(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                                   info, request, options);
+  });
+}
+
+extern "C" int topocoll_gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                                     MPI_Comm comm, MPI_Info info, MPI_Request* request, const char* algorithm) {
+  return with_algorithm(algorithm, comm, "gatherv_init", [&](const topocoll::CollectiveOptions& options) {
+    return topocoll::gatherv_init(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
+                                  info, request, options);
+  });
+}
+
+extern "C" int topocoll_start(MPI_Request* request) { return topocoll::start(request); }
+extern "C" int topocoll_startall(int count, MPI_Request requests[]) { return topocoll::startall(count, requests); }
+extern "C" int topocoll_request_free(MPI_Request* request) { return topocoll::request_free(request); }

@@ -54,9 +54,10 @@ MaybeFailure CommState::adopt_duplicate() {
 
 MaybeFailure CommState::private_comm(MPI_Comm& out) {
   if (duplicating_ != MPI_REQUEST_NULL) {  // a nonblocking call started it: now it must be made
-    if (const int rc = MPI_Wait(&duplicating_, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) {
-      return mpi_call_failure("MPI_Comm_idup (waited for)", rc);
-    }
+    touching_duplicate_ = true;
+    const int rc = MPI_Wait(&duplicating_, MPI_STATUS_IGNORE);
+    touching_duplicate_ = false;
+    if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Comm_idup (waited for)", rc);
     if (auto failure = adopt_duplicate()) return failure;
   }
   if (private_comm_.get() == MPI_COMM_NULL) {
@@ -74,7 +75,7 @@ MaybeFailure CommState::private_comm_without_waiting(MPI_Comm& out) {
   return private_comm(out);
 #endif
   out = private_comm_.get();
-  if (out != MPI_COMM_NULL) return std::nullopt;
+  if (out != MPI_COMM_NULL || touching_duplicate_) return std::nullopt;
   if (duplicating_ == MPI_REQUEST_NULL) {
     // This process's own duplicate first (local_probe_comm: the nonblocking call packs with it
     // while the duplicate is on its way). Open MPI makes one communicator at a time per process:
@@ -88,9 +89,10 @@ MaybeFailure CommState::private_comm_without_waiting(MPI_Comm& out) {
     }
   }
   int done = 0;
-  if (const int rc = MPI_Test(&duplicating_, &done, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) {
-    return mpi_call_failure("MPI_Comm_idup (tested)", rc);
-  }
+  touching_duplicate_ = true;
+  const int rc = MPI_Test(&duplicating_, &done, MPI_STATUS_IGNORE);
+  touching_duplicate_ = false;
+  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Comm_idup (tested)", rc);
   if (!done) return std::nullopt;
   if (auto failure = adopt_duplicate()) return failure;
   out = private_comm_.get();

@@ -89,6 +89,10 @@ class CommState {
   OwnedComm private_comm_;
   MPI_Comm pending_duplicate_ = MPI_COMM_NULL;  // MPI_Comm_idup's, until `duplicating_` completes
   MPI_Request duplicating_ = MPI_REQUEST_NULL;
+  // Set while a test or wait of `duplicating_` runs: the progress inside it may advance this
+  // communicator's nonblocking calls, which then leave the request alone (testing it there would
+  // complete it under the outer call, which would adopt the duplicate a second time).
+  bool touching_duplicate_ = false;
   std::uint64_t calls_ = 0;
   int tag_upper_bound_ = 0;  // MPI_TAG_UB, read on first use
   PlanCache plans_;

@@ -141,6 +141,44 @@ const char* native_start_name(const CallArguments& call) {
   return "?";
 }
 
+int init_native(const CallArguments& a, MPI_Info info, MPI_Request* request) {
+#if MPI_VERSION >= 4
+  if (a.large_counts) return MPI_ERR_UNSUPPORTED_OPERATION;  // the API has no large-count persistent form
+  const SideArguments& s = a.send;
+  const SideArguments& r = a.recv;
+  void* recvbuf = const_cast<void*>(r.buffer);
+  const int sendcount = static_cast<int>(s.count), recvcount = static_cast<int>(r.count);
+  if (a.per_peer_types) {
+    return MPI_Alltoallw_init(s.buffer, s.counts, s.displs, s.types, recvbuf, r.counts, r.displs, r.types, a.comm,
+                              info, request);
+  }
+  switch (a.operation) {
+    case Operation::alltoall:
+      return MPI_Alltoall_init(s.buffer, sendcount, s.type, recvbuf, recvcount, r.type, a.comm, info, request);
+    case Operation::alltoallv:
+      return MPI_Alltoallv_init(s.buffer, s.counts, s.displs, s.type, recvbuf, r.counts, r.displs, r.type, a.comm,
+                                info, request);
+    case Operation::scatter:
+      return MPI_Scatter_init(s.buffer, sendcount, s.type, recvbuf, recvcount, r.type, a.root, a.comm, info,
+                              request);
+    case Operation::gather:
+      return MPI_Gather_init(s.buffer, sendcount, s.type, recvbuf, recvcount, r.type, a.root, a.comm, info, request);
+    case Operation::scatterv:
+      return MPI_Scatterv_init(s.buffer, s.counts, s.displs, s.type, recvbuf, recvcount, r.type, a.root, a.comm, info,
+                               request);
+    case Operation::gatherv:
+      return MPI_Gatherv_init(s.buffer, sendcount, s.type, recvbuf, r.counts, r.displs, r.type, a.root, a.comm, info,
+                              request);
+  }
+  return MPI_ERR_INTERN;
+#else
+  (void)a;
+  (void)info;
+  (void)request;
+  return MPI_ERR_UNSUPPORTED_OPERATION;
+#endif
+}
+
 const char* native_call_name(const CallArguments& call) {
   const bool c = call.large_counts;
   if (call.per_peer_types) return c ? "MPI_Alltoallw_c" : "MPI_Alltoallw";

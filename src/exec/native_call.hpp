@@ -2,6 +2,8 @@
 // arguments as they came.
 #pragma once
 
+#include <mpi.h>
+
 #include "exec/call.hpp"
 
 namespace topocoll::exec {
@@ -17,5 +19,9 @@ const char* native_call_name(const CallArguments& call);
 int start_native(const CallArguments& arguments, MPI_Request* request);
 // "MPI_Ialltoall", "MPI_Ialltoall_c" ...
 const char* native_start_name(const CallArguments& call);
+
+// The persistent form (MPI-4's MPI_Alltoall_init ... MPI_Gatherv_init), made: its code;
+// MPI_ERR_UNSUPPORTED_OPERATION from an MPI library older than MPI-4.
+int init_native(const CallArguments& arguments, MPI_Info info, MPI_Request* request);
 
 }  // namespace topocoll::exec

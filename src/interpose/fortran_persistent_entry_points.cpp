@@ -21,6 +21,7 @@
 #include "exec/call.hpp"
 #include "interpose/fortran_arguments.hpp"
 #include "interpose/interposed_call.hpp"
+#include "exec/persistent_requests.hpp"
 #include "interpose/persistent_collectives.hpp"
 
 namespace {
@@ -135,7 +136,7 @@ TOPOCOLL_FORTRAN_X_SPELLINGS(gatherv_init, GATHERV_INIT,
 // A started handle keeps its value (as a persistent request's does in C).
 void ompi_start_f(MPI_Fint* request, MPI_Fint* ierror) {
   MPI_Request c_request = PMPI_Request_f2c(*request);
-  set_ierror(ierror, topocoll::interpose::start_persistent(&c_request));
+  set_ierror(ierror, topocoll::exec::start_persistent(&c_request));
 }
 TOPOCOLL_FORTRAN_SPELLINGS(start, START, (MPI_Fint*, MPI_Fint*))
 
@@ -143,15 +144,14 @@ void ompi_startall_f(MPI_Fint* count, MPI_Fint* requests, MPI_Fint* ierror) {
   const int n = *count < 0 ? 0 : *count;  // the library reports a negative count
   std::vector<MPI_Request> c_requests(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) c_requests[static_cast<std::size_t>(i)] = PMPI_Request_f2c(requests[i]);
-  set_ierror(ierror, *count < 0 ? PMPI_Startall(*count, c_requests.data())
-                                 : topocoll::interpose::start_all_persistent(n, c_requests.data()));
+  set_ierror(ierror, topocoll::exec::start_all_persistent(*count < 0 ? *count : n, c_requests.data()));
 }
 TOPOCOLL_FORTRAN_SPELLINGS(startall, STARTALL, (MPI_Fint*, MPI_Fint*, MPI_Fint*))
 
 // Freed, the program's handle becomes MPI_REQUEST_NULL, as Open MPI's binding leaves it.
 void ompi_request_free_f(MPI_Fint* request, MPI_Fint* ierror) {
   MPI_Request c_request = PMPI_Request_f2c(*request);
-  const int rc = topocoll::interpose::free_persistent(&c_request);
+  const int rc = topocoll::exec::free_persistent(&c_request);
   if (rc == MPI_SUCCESS) *request = PMPI_Request_c2f(MPI_REQUEST_NULL);
   set_ierror(ierror, rc);
 }

@@ -13,6 +13,7 @@
 
 #include "exec/call_descriptions.hpp"
 #include "interpose/interposed_call.hpp"
+#include "exec/persistent_requests.hpp"
 #include "interpose/persistent_collectives.hpp"
 
 using topocoll::Operation;
@@ -22,11 +23,11 @@ using topocoll::exec::CallArguments;
 using topocoll::exec::gatherv_call;
 using topocoll::exec::scatterv_call;
 using topocoll::exec::uniform_call;
-using topocoll::interpose::free_persistent;
+using topocoll::exec::free_persistent;
+using topocoll::exec::start_all_persistent;
+using topocoll::exec::start_persistent;
 using topocoll::interpose::make_persistent;
 using topocoll::interpose::persistent_by_topocoll;
-using topocoll::interpose::start_all_persistent;
-using topocoll::interpose::start_persistent;
 
 extern "C" {
 
@@ -110,10 +111,7 @@ int MPIX_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
 
 int MPI_Start(MPI_Request* request) { return start_persistent(request); }
 
-int MPI_Startall(int count, MPI_Request requests[]) {
-  // A negative count is the library's to report.
-  return count < 0 ? PMPI_Startall(count, requests) : start_all_persistent(count, requests);
-}
+int MPI_Startall(int count, MPI_Request requests[]) { return start_all_persistent(count, requests); }
 
 int MPI_Request_free(MPI_Request* request) { return free_persistent(request); }
 

@@ -151,4 +151,21 @@ void expect_matches_mpi_alltoall(MPI_Comm comm, std::size_t count, const Alltoal
       << options.algorithm << " on " << options.topology << ", count " << count << (in_place ? ", in place" : "");
 }
 
+IrregularExchange irregular_exchange(int rank, int p) {
+  IrregularExchange x;
+  for (auto* v : {&x.send_counts, &x.send_displs, &x.recv_counts, &x.recv_displs, &x.send_bytes, &x.recv_bytes}) {
+    v->assign(std::size_t(p), 0);
+  }
+  for (int q = 0; q < p; ++q) {
+    x.send_counts[q] = (rank + q) % 3;
+    x.recv_counts[q] = (q + rank) % 3;
+    x.send_displs[q] = q == 0 ? 0 : x.send_displs[q - 1] + x.send_counts[q - 1];
+    x.recv_displs[q] = q == 0 ? 1 : x.recv_displs[q - 1] + x.recv_counts[q - 1] + 1;
+    x.send_bytes[q] = x.send_displs[q] * int(sizeof(int));
+    x.recv_bytes[q] = x.recv_displs[q] * int(sizeof(int));
+  }
+  x.recv_size = std::size_t(x.recv_displs[p - 1] + x.recv_counts[p - 1] + 1);
+  return x;
+}
+
 }  // namespace topocoll::testing

@@ -85,4 +85,13 @@ AlltoallOptions algorithm_on(const std::string& algorithm, const std::string& to
 void expect_matches_mpi_alltoall(MPI_Comm comm, std::size_t count, const AlltoallOptions& options,
                                  bool in_place = false);
 
+// An irregular exchange of ints on `p` ranks as seen by `rank`: block r -> q holds (r + q) % 3
+// ints (some empty), packed on the send side, with a gap of one int before each receive block;
+// the displacements also in bytes (alltoallw's).
+struct IrregularExchange {
+  std::vector<int> send_counts, send_displs, recv_counts, recv_displs, send_bytes, recv_bytes;
+  std::size_t recv_size = 0;  // ints the receive buffer needs
+};
+IrregularExchange irregular_exchange(int rank, int p);
+
 }  // namespace topocoll::testing

@@ -3,8 +3,10 @@
 // and completed out of order, MPI_Test polling, MPI_Waitany in a mixed array, in place, a
 // derived datatype, every rooted and irregular form, MPI_Request_free of an outstanding call,
 // the verdicts that hand a call to the library, and errors at the start and at completion.
+#include <chrono>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "mpi_test_support.hpp"
@@ -147,6 +149,62 @@ TEST_F(Nonblocking, CommunicatorFreedWithCallsOutstanding) {
   EXPECT_TRUE(same_elements(result, expected_receive_blocks(MPI_COMM_WORLD, count), count));
 }
 
+// A communicator's first call is nonblocking (its duplicate made with MPI_Comm_idup, the walk
+// waiting for it); a later call needs the duplicate too: a blocking call, a v form asking sizes
+// (both wait for it) or another nonblocking start (which tests it). The progress inside that
+// wait or test advances the first call, which tests the same request: it completed there, and
+// was adopted a second time by the outer test (a crash on a null communicator).
+TEST_F(Nonblocking, LaterCallsNeedTheDuplicateAFirstStartAskedFor) {
+  const std::size_t count = 300;
+  // The duplicate must complete inside the later call's own test or wait: tried many times.
+  for (int attempt = 0; attempt < 30; ++attempt)
+  for (const char* second : {"blocking alltoall", "igatherv asking sizes", "ialltoall"}) {
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    const int p = size_of(comm), rank = rank_in(comm);
+    const std::vector<int> send = make_send_blocks(comm, count);
+    std::vector<int> first(send.size(), kCanary), then(send.size(), kCanary);
+    MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    ASSERT_EQ(ialltoall(send.data(), int(count), MPI_INT, first.data(), int(count), MPI_INT, comm, &requests[0],
+                        named("pairwise")),
+              MPI_SUCCESS);
+    std::vector<int> counts(p, 2), displs(p), mine(2, rank), gathered(2 * std::size_t(p), kCanary);
+    for (int q = 0; q < p; ++q) displs[q] = 2 * q;
+    if (second == std::string("blocking alltoall")) {
+      expect_matches_mpi_alltoall(comm, count, named("direct"));
+    } else if (second == std::string("igatherv asking sizes")) {  // binomial learns sizes at its start
+      ASSERT_EQ(igatherv(mine.data(), 2, MPI_INT, gathered.data(), counts.data(), displs.data(), MPI_INT, 0, comm,
+                         &requests[1], named("binomial")),
+                MPI_SUCCESS);
+    } else {
+      ASSERT_EQ(ialltoall(send.data(), int(count), MPI_INT, then.data(), int(count), MPI_INT, comm, &requests[1],
+                          named("direct")),
+                MPI_SUCCESS);
+    }
+    // Several more starts behind them, each testing the duplicate while the first walks test it.
+    std::vector<int> scattered(2 * 4, kCanary);
+    MPI_Request more[4];
+    for (MPI_Request& request : more) {
+      ASSERT_EQ(iscatter(send.data(), 2, MPI_INT, scattered.data() + 2 * (&request - more), 2, MPI_INT, 0, comm,
+                         &request, named("linear")),
+                MPI_SUCCESS);
+    }
+    ASSERT_EQ(MPI_Waitall(4, more, MPI_STATUSES_IGNORE), MPI_SUCCESS) << second;
+    for (std::size_t i = 0; i < scattered.size(); ++i) {
+      EXPECT_EQ(scattered[i], cell_value(0, 0, 2 * std::size_t(rank) + i % 2)) << second << ", iscatter " << i / 2;
+    }
+    ASSERT_EQ(MPI_Waitall(2, requests, MPI_STATUSES_IGNORE), MPI_SUCCESS) << second;
+    EXPECT_TRUE(same_elements(first, expected_receive_blocks(comm, count), count)) << second;
+    if (second == std::string("ialltoall")) {
+      EXPECT_TRUE(same_elements(then, expected_receive_blocks(comm, count), count)) << second;
+    }
+    if (second == std::string("igatherv asking sizes") && rank == 0) {
+      for (int q = 0; q < p; ++q) EXPECT_EQ(gathered[2 * std::size_t(q) + 1], q) << second;
+    }
+    MPI_Comm_free(&comm);
+  }
+}
+
 // MPI_Test until done, then MPI_Waitany over the program's own receive and topocoll's request.
 TEST_F(Nonblocking, TestPollingAndMixedArrays) {
   const int rank = rank_in(MPI_COMM_WORLD), p = size_of(MPI_COMM_WORLD);
@@ -260,16 +318,14 @@ TEST_F(Nonblocking, RootedAndIrregularFormsMatchMpi) {
     EXPECT_TRUE(result == reference) << name << " igatherv";
   }
   // ialltoallv and ialltoallw: block r -> q of (r + q) % 3 ints, receive blocks with gaps.
-  std::vector<int> sc(p), sd(p), rc(p), rd(p), sdb(p), rdb(p);
-  for (int q = 0; q < p; ++q) {
-    sc[q] = (rank + q) % 3;
-    rc[q] = (q + rank) % 3;
-    sd[q] = q == 0 ? 0 : sd[q - 1] + sc[q - 1];
-    rd[q] = q == 0 ? 1 : rd[q - 1] + rc[q - 1] + 1;
-    sdb[q] = sd[q] * int(sizeof(int));
-    rdb[q] = rd[q] * int(sizeof(int));
-  }
-  const std::size_t recv_size = std::size_t(rd[p - 1] + rc[p - 1] + 1);
+  const IrregularExchange x = irregular_exchange(rank, p);
+  const std::vector<int>& sc = x.send_counts;
+  const std::vector<int>& sd = x.send_displs;
+  const std::vector<int>& rc = x.recv_counts;
+  const std::vector<int>& rd = x.recv_displs;
+  const std::vector<int>& sdb = x.send_bytes;
+  const std::vector<int>& rdb = x.recv_bytes;
+  const std::size_t recv_size = x.recv_size;
   std::vector<MPI_Datatype> types(p, MPI_INT);
   for (const char* name : {"pairwise", "direct"}) {
     MPI_Request request = MPI_REQUEST_NULL;
