@@ -132,9 +132,11 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
 // error there). The first call on a communicator, blocking
 // or not, sets it up with every rank (a duplicate, its topology), and a v form whose algorithm
 // asks other ranks for block sizes (lg; binomial and topo for scatterv and gatherv) learns them at
-// its start from those ranks' starts. Without a progress hook in the MPI library (SMPI), or for
-// `liu` and for auto of the v forms, which have no nonblocking form yet, the call does not apply
-// (see CollectiveOptions::inapplicable_reason).
+// its start from those ranks' starts; auto for a v form completes at its start the summaries of
+// the traffic that earlier calls of its kind sent on their way, or at the communicator's first
+// such call exchanges its own (docs/tuning.md). Without a progress hook in the MPI library
+// (SMPI), or for `liu`, which has no nonblocking form yet, the call does not apply (see
+// CollectiveOptions::inapplicable_reason).
 int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request, const CollectiveOptions& options = {});
 int ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,

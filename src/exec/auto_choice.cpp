@@ -25,7 +25,7 @@ std::string choice_key(const CheckedCall& call, std::size_t block_bytes) {
 
 }  // namespace
 
-MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_comm) {
+MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_comm, AutoTraffic traffic) {
   if (call.calibration_path.empty()) {
     return Failure{MPI_ERR_ARG, "auto needs the machine's calibration: set CollectiveOptions::calibration or "
                                 "TOPOCOLL_CALIBRATION to a file made by topocoll-calibrate (scripts/calibrate.sh)"};
@@ -46,7 +46,14 @@ MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_
   if (variable) {
     TrafficSummary summary;
     const TrafficSummary mine = TrafficSummary::of_rank(call.rank, call.send.bytes, call.recv.bytes);
-    if (auto failure = state.traffic_summaries(op).for_call(mine, private_comm, summary)) return failure;
+    TrafficSummaries& summaries = state.traffic_summaries(op);
+    if (traffic == AutoTraffic::latest_known) {
+      if (!summaries.latest()) return Failure{MPI_ERR_INTERN, "auto: no traffic summary known yet"};
+      summary = *summaries.latest();
+    } else if (auto failure = traffic == AutoTraffic::settled ? summaries.settled(mine, private_comm, summary)
+                                                              : summaries.for_call(mine, private_comm, summary)) {
+      return failure;
+    }
     const auto p = static_cast<std::uint64_t>(call.problem.size);
     const std::uint64_t blocks = is_rooted(op) ? p : p * p;
     block_bytes = static_cast<std::size_t>((summary.total_bytes + blocks - 1) / blocks);

@@ -20,9 +20,17 @@
 
 namespace topocoll::exec {
 
+// Which traffic summary a v form's auto chooses by (traffic_summary_exchange.hpp).
+enum class AutoTraffic {
+  with_the_call,  // a blocking call: the previous call's, this call's own sent on its way
+  settled,        // a nonblocking start that may wait: everything on its way completed first
+  latest_known,   // a nonblocking start that never waits: the latest complete one (must exist)
+};
+
 // Sets call.algorithm and its knobs, call.auto_chosen_by, call.native when the table named the
 // MPI library's own (and call.problem.topology). The v forms' summary is read off
 // call.send.bytes and call.recv.bytes.
-MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_comm);
+MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_comm,
+                          AutoTraffic traffic = AutoTraffic::with_the_call);
 
 }  // namespace topocoll::exec

@@ -73,13 +73,13 @@ int run_library_call_instead(const CallArguments& arguments, const CollectiveOpt
 }
 
 MaybeFailure set_up_call(const CallArguments& arguments, CheckedCall& call, CallSetup& setup,
-                         bool wait_for_duplicate) {
+                         bool wait_for_duplicate, AutoTraffic traffic) {
   if (auto failure = find_comm_state(arguments.comm, setup.state)) return failure;
   CommState& state = *setup.state;
   setup.tags = state.next_call_tags();
   if (call.auto_select) {
     if (auto failure = state.private_comm(setup.private_comm)) return failure;
-    if (auto failure = resolve_auto(state, call, setup.private_comm)) return failure;
+    if (auto failure = resolve_auto(state, call, setup.private_comm, traffic)) return failure;
     if (call.native) return std::nullopt;
     if (!call.algorithm->needs_topology) {
       if (auto failure = check_applies(call)) return failure;

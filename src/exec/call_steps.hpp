@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "exec/auto_choice.hpp"
 #include "exec/call.hpp"
 #include "exec/call_blocks.hpp"
 #include "exec/comm_state.hpp"
@@ -39,8 +40,9 @@ struct CallSetup {
 // communicator (its duplicate, its topology) and for auto's summary of a v form. Without
 // `wait_for_duplicate` (a nonblocking call), a duplicate still being made leaves
 // setup.private_comm null (CommState::private_comm_without_waiting).
+// `traffic`: which summary auto chooses a v form by (auto_choice.hpp).
 MaybeFailure set_up_call(const CallArguments& arguments, CheckedCall& call, CallSetup& setup,
-                         bool wait_for_duplicate = true);
+                         bool wait_for_duplicate = true, AutoTraffic traffic = AutoTraffic::with_the_call);
 
 // The plan: the uniform operations' cached per communicator, the v forms' built for the call's
 // sizes after learning those their algorithm asks for (point-to-point with the ranks that hold

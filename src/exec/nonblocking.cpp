@@ -99,10 +99,6 @@ MaybeFailure check_start(const CheckedCall& call, const CallArguments& arguments
     return inapplicable("no nonblocking form here: " + missing);
   }
   const bool variable = is_variable(call.operation);
-  if (call.auto_select && variable) {
-    return inapplicable("auto chooses an irregular call by a summary of the traffic of each call, which has no "
-                        "nonblocking form yet");
-  }
   const Algorithm* algorithm = call.algorithm;
   if (algorithm != nullptr && algorithm->self_describing) {
     return inapplicable("algorithm '" + std::string(algorithm->name) +
@@ -124,24 +120,46 @@ MaybeFailure check_start(const CheckedCall& call, const CallArguments& arguments
     return inapplicable("the communicator's topology is not known to topocoll yet (a first blocking call discovers "
                         "it, with every rank), and a nonblocking start never waits for another rank");
   }
+  // auto chooses an irregular call by a summary of its traffic, which the blocking calls of its
+  // kind exchange (traffic_summary_exchange.hpp); a start that never waits takes the latest.
+  if (call.auto_select && variable && !state->traffic_summaries(call.operation).latest()) {
+    return inapplicable("auto chooses an irregular call by the traffic of the communicator's earlier blocking calls "
+                        "of its kind, and there was none yet (the first one exchanges it, with every rank), and a "
+                        "nonblocking start never waits for another rank");
+  }
   return std::nullopt;
 }
 
-// After the set-up: what auto chose must have a nonblocking form too.
-MaybeFailure check_chosen(const CheckedCall& call) {
-  if (!call.auto_select || call.native || !call.algorithm->self_describing) return std::nullopt;
-  return inapplicable("auto chose '" + std::string(call.algorithm->name) + "', which has no nonblocking form yet");
+// After the set-up: what auto chose must have a nonblocking form too, and start under `rule`.
+MaybeFailure check_chosen(const CheckedCall& call, StartRule rule) {
+  if (!call.auto_select || call.native) return std::nullopt;
+  const Algorithm& chosen = *call.algorithm;
+  if (chosen.self_describing) {
+    return inapplicable("auto chose '" + std::string(chosen.name) + "', which has no nonblocking form yet");
+  }
+  if (rule == StartRule::never_waits && is_variable(call.operation) && chosen.size_questions != nullptr) {
+    return inapplicable("auto chose '" + std::string(chosen.name) +
+                        "', which learns block sizes from other ranks before its first round, and a nonblocking start "
+                        "never waits for another rank");
+  }
+  return std::nullopt;
 }
 
 // Set-up, plan and staged buffers; the walk is not started. The private duplicate may still be
 // on its way, except where the start learns block sizes from other ranks over it (a v form
 // whose algorithm asks them), or auto, whose set-up has it already under StartRule::never_waits.
-MaybeFailure prepare(PendingCollective& p) {
+// auto chooses a v form by the traffic summaries settled at the start where it may wait, by the
+// latest known where it never waits (check_start made sure there is one).
+MaybeFailure prepare(PendingCollective& p, StartRule rule) {
   const Algorithm* algorithm = p.call.algorithm;
   const bool asks_sizes = is_variable(p.call.operation) && algorithm != nullptr && algorithm->size_questions != nullptr;
-  if (auto failure = set_up_call(p.arguments, p.call, p.setup, p.call.auto_select || asks_sizes)) return failure;
+  const AutoTraffic traffic =
+      rule == StartRule::may_wait_for_peers ? AutoTraffic::settled : AutoTraffic::latest_known;
+  if (auto failure = set_up_call(p.arguments, p.call, p.setup, p.call.auto_select || asks_sizes, traffic)) {
+    return failure;
+  }
   if (p.call.native) return std::nullopt;
-  if (auto failure = check_chosen(p.call)) return failure;
+  if (auto failure = check_chosen(p.call, rule)) return failure;
   return prepare_walk(p.arguments, p.call, p.blocks, p.setup, p.plan, p.buffers);
 }
 
@@ -162,7 +180,7 @@ void take_part_despite_failure(const CallArguments& failed, const CollectiveOpti
   take_machine_files(options, defaults, p.call);
   if (check_start(p.call, p.arguments, rule)) return;  // the peers handed the call on
   const WorldErrorsReturned errors_come_back;
-  if (prepare(p) || p.call.native) return;
+  if (prepare(p, rule) || p.call.native) return;
   if (!p.start()) add_outstanding(std::move(pending));
 }
 
@@ -198,7 +216,7 @@ int start_checked(const CallArguments& arguments, const CollectiveOptions& optio
   if (p.call.native) return run_library_call(arguments, options, request);
   {
     const WorldErrorsReturned errors_come_back;  // as topocoll's own, raised below
-    failure = prepare(p);
+    failure = prepare(p, rule);
     p.label = op + " (" + (p.call.algorithm != nullptr ? std::string(p.call.algorithm->name) : "auto") + ")";
     if (!failure && !p.call.native) failure = RequestOutcome::start_request(p.outcome, p.request);
   }

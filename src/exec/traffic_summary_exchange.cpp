@@ -60,21 +60,38 @@ MaybeFailure TrafficSummaries::finish() {
   return std::nullopt;
 }
 
-MaybeFailure TrafficSummaries::for_call(const TrafficSummary& mine, MPI_Comm comm, TrafficSummary& out) {
-  if (comm_.get() == MPI_COMM_NULL) {
-    if (auto failure = duplicate_returning_errors(comm, "MPI_Comm_dup (for the traffic summaries)", comm_)) {
-      return failure;
-    }
-    int rank = 0, size = 1;
-    MPI_Comm_rank(comm_.get(), &rank);
-    MPI_Comm_size(comm_.get(), &size);
-    routes_ = summary_routes(rank, size);
+MaybeFailure TrafficSummaries::attach(MPI_Comm comm) {
+  if (comm_.get() != MPI_COMM_NULL) return std::nullopt;
+  if (auto failure = duplicate_returning_errors(comm, "MPI_Comm_dup (for the traffic summaries)", comm_)) {
+    return failure;
   }
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm_.get(), &rank);
+  MPI_Comm_size(comm_.get(), &size);
+  routes_ = summary_routes(rank, size);
+  return std::nullopt;
+}
+
+MaybeFailure TrafficSummaries::for_call(const TrafficSummary& mine, MPI_Comm comm, TrafficSummary& out) {
+  if (auto failure = attach(comm)) return failure;
   if (auto failure = finish()) return failure;  // the previous call's
   mine_ = mine.words();
   stage_ = Stage::rows;
   if (auto failure = post(routes_.row_peers, from_row_, routes_.row_peers, mine_, kRowTag)) return failure;
   if (!known_) {  // nothing earlier to choose by: wait for this call's own
+    if (auto failure = finish()) return failure;
+  }
+  out = *known_;
+  return std::nullopt;
+}
+
+MaybeFailure TrafficSummaries::settled(const TrafficSummary& mine, MPI_Comm comm, TrafficSummary& out) {
+  if (auto failure = attach(comm)) return failure;
+  if (auto failure = finish()) return failure;  // an earlier blocking call's
+  if (!known_) {
+    mine_ = mine.words();
+    stage_ = Stage::rows;
+    if (auto failure = post(routes_.row_peers, from_row_, routes_.row_peers, mine_, kRowTag)) return failure;
     if (auto failure = finish()) return failure;
   }
   out = *known_;

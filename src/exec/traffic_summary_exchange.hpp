@@ -45,6 +45,15 @@ class TrafficSummaries {
   // At the end of the call: once the row stage is through, the column stage goes on its way.
   MaybeFailure after_call();
 
+  // For a nonblocking call whose start may wait for peers (the API's): every stage on its way
+  // completed, and at the first call this call's own summary exchanged and waited for; nothing
+  // left on its way. Collective over `comm`.
+  MaybeFailure settled(const TrafficSummary& mine, MPI_Comm comm, TrafficSummary& out);
+  // For a nonblocking start that never waits (the drop-in's): the latest complete summary, the
+  // same on every rank (it changes only inside the calls above, which every rank makes in the
+  // same order); none before the first of them.
+  const std::optional<TrafficSummary>& latest() const { return known_; }
+
  private:
   using Words = std::array<std::uint64_t, TrafficSummary::kWords>;
   enum class Stage { idle, rows, columns };
@@ -53,6 +62,7 @@ class TrafficSummaries {
   MaybeFailure complete(const std::vector<Words>& received, Words& combined);
   MaybeFailure advance_to_columns();
   MaybeFailure finish();  // through both stages: known_ is the summary
+  MaybeFailure attach(MPI_Comm comm);  // the duplicate and routes, at the first call
 
   OwnedComm comm_;
   SummaryRoutes routes_;

@@ -2,7 +2,8 @@
  * results: MPI_Ialltoall before and after the communicator's first blocking call (the very
  * first start followed by a message the peer receives before its own start), several
  * outstanding at once and completed by MPI_Waitall, MPI_Test polling, MPI_Iscatter, MPI_Igather,
- * MPI_Iscatterv, MPI_Igatherv, MPI_Ialltoallv and MPI_Ialltoallw, and with the argument
+ * MPI_Iscatterv, MPI_Igatherv, MPI_Ialltoallv and MPI_Ialltoallw (then MPI_Ialltoallv again after a
+ * blocking MPI_Alltoallv), and with the argument
  * `null-request` a null request. Run it with libtopocoll-pmpi.so preloaded; exit 0 when every
  * check passes on every rank. */
 #include <mpi.h>
@@ -165,19 +166,24 @@ static void check_irregular(void) {
   int* recv = malloc(sizeof(int) * (size_t)(received + 1));
   for (int q = 0; q < size; ++q)
     for (int k = 0; k < sc[q]; ++k) send[sd[q] + k] = value(rank, q, k);
-  for (int w = 0; w < 2; ++w) {
-    MPI_Request request;
+  /* MPI_Ialltoallv, MPI_Ialltoallw, a blocking MPI_Alltoallv, MPI_Ialltoallv again (auto takes
+   * the traffic the blocking call exchanged). */
+  const char* what[4] = {"MPI_Ialltoallv", "MPI_Ialltoallw", "MPI_Alltoallv", "MPI_Ialltoallv after MPI_Alltoallv"};
+  for (int w = 0; w < 4; ++w) {
+    MPI_Request request = MPI_REQUEST_NULL;
     memset(recv, 0, sizeof(int) * (size_t)(received + 1));
-    if (w == 0) {
+    if (w == 0 || w == 3) {
       MPI_Ialltoallv(send, sc, sd, MPI_INT, recv, rc, rd, MPI_INT, MPI_COMM_WORLD, &request);
-    } else {
+    } else if (w == 1) {
       MPI_Ialltoallw(send, sc, sdb, types, recv, rc, rdb, types, MPI_COMM_WORLD, &request);
+    } else {
+      MPI_Alltoallv(send, sc, sd, MPI_INT, recv, rc, rd, MPI_INT, MPI_COMM_WORLD);
     }
     MPI_Wait(&request, MPI_STATUS_IGNORE);
     int ok = 1;
     for (int q = 0; q < size; ++q)
       for (int k = 0; k < rc[q]; ++k) ok = ok && recv[rd[q] + k] == value(q, rank, k);
-    expect(ok, w == 0 ? "MPI_Ialltoallv" : "MPI_Ialltoallw");
+    expect(ok, what[w]);
   }
   free(send);
   free(recv);

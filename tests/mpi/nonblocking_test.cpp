@@ -1,12 +1,11 @@
 // Nonblocking collectives (topocoll::ialltoall ... igatherv) against the MPI library's blocking
 // ones, byte for byte: the schedule algorithms, several calls outstanding on one communicator
 // and completed out of order, MPI_Test polling, MPI_Waitany in a mixed array, in place, a
-// derived datatype, every rooted and irregular form, MPI_Request_free of an outstanding call,
-// the verdicts that hand a call to the library, and errors at the start and at completion.
-#include <chrono>
+// derived datatype, every rooted and irregular form (auto's too), MPI_Request_free of an
+// outstanding call, later calls that need a duplicate a first start asked for, the verdicts that
+// hand a call to the library, and errors at the start and at completion.
 #include <numeric>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "mpi_test_support.hpp"
@@ -368,6 +367,61 @@ TEST_F(Nonblocking, RequestFreedWhileOutstanding) {
     int flag = 0;
     MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
   }
+}
+
+// auto for the v forms: the API's start may wait, so the first call on a communicator exchanges
+// its own traffic summary at its start; later ones take what earlier calls exchanged, blocking or
+// not. Every result against the MPI library's; what auto chose is reported.
+TEST_F(Nonblocking, AutoOfTheIrregularForms) {
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  const int rank = rank_in(comm), p = size_of(comm);
+  const IrregularExchange x = irregular_exchange(rank, p);
+  std::vector<int> send(3 * std::size_t(p) + 1), reference(x.recv_size, kCanary), result;
+  std::iota(send.begin(), send.end(), rank * 1000);
+  MPI_Alltoallv(send.data(), x.send_counts.data(), x.send_displs.data(), MPI_INT, reference.data(),
+                x.recv_counts.data(), x.recv_displs.data(), MPI_INT, comm);
+  CollectiveOptions options = named("auto");
+  options.calibration = std::string(TOPOCOLL_SOURCE_DIR) + "/platforms/crossbar-16.calibration.json";
+  std::string chosen;
+  options.chosen_algorithm = &chosen;
+  for (int call = 0; call < 3; ++call) {  // nonblocking, blocking, nonblocking again
+    result.assign(x.recv_size, kCanary);
+    chosen.clear();
+    if (call == 1) {
+      ASSERT_EQ(alltoallv(send.data(), x.send_counts.data(), x.send_displs.data(), MPI_INT, result.data(),
+                          x.recv_counts.data(), x.recv_displs.data(), MPI_INT, comm, options),
+                MPI_SUCCESS)
+          << topocoll_error_message();
+    } else {
+      MPI_Request request = MPI_REQUEST_NULL;
+      ASSERT_EQ(ialltoallv(send.data(), x.send_counts.data(), x.send_displs.data(), MPI_INT, result.data(),
+                           x.recv_counts.data(), x.recv_displs.data(), MPI_INT, comm, &request, options),
+                MPI_SUCCESS)
+          << topocoll_error_message();
+      ASSERT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS) << topocoll_error_message();
+    }
+    EXPECT_TRUE(result == reference) << "call " << call;
+    EXPECT_FALSE(chosen.empty()) << "call " << call;
+    EXPECT_NE(chosen, "auto") << "call " << call;
+  }
+  // igatherv by auto, first of its kind on the communicator.
+  const int root = p - 1;
+  std::vector<int> counts(p), displs(p);
+  for (int q = 0; q < p; ++q) counts[q] = (q * 3) % 4;
+  for (int q = 1; q < p; ++q) displs[q] = displs[q - 1] + counts[q - 1] + 1;
+  const std::size_t total = std::size_t(displs[p - 1] + counts[p - 1] + 1);
+  reference.assign(total, kCanary);
+  result.assign(total, kCanary);
+  MPI_Gatherv(send.data(), counts[rank], MPI_INT, reference.data(), counts.data(), displs.data(), MPI_INT, root, comm);
+  MPI_Request request = MPI_REQUEST_NULL;
+  ASSERT_EQ(igatherv(send.data(), counts[rank], MPI_INT, result.data(), counts.data(), displs.data(), MPI_INT, root,
+                     comm, &request, options),
+            MPI_SUCCESS)
+      << topocoll_error_message();
+  ASSERT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  EXPECT_TRUE(result == reference) << "igatherv by auto";
+  MPI_Comm_free(&comm);
 }
 
 // liu has no nonblocking form yet: with inapplicable_reason the library answers, and says why.
