@@ -275,6 +275,57 @@ TEST_F(Persistent, StartsHandedOnOrFailed) {
   EXPECT_EQ(request_free(&handle), MPI_SUCCESS);
 }
 
+int world_errors_raised = 0, last_world_error = MPI_SUCCESS;
+void record_world_error(MPI_Comm*, int* code, ...) {
+  ++world_errors_raised;
+  last_world_error = *code;
+}
+
+// One rank's arguments are bad: its start fails (and takes part hollow, so that no peer waits
+// for it); its peers' runs fail on their way, raised as a nonblocking call's failure is: on
+// MPI_COMM_WORLD's error handler (Open MPI: a generalized request belongs to no communicator);
+// their handles complete, so that a wait returns.
+TEST_F(Persistent, OneBadRankFailsItsPeersRunsOnTheirWay) {
+  if (!persistent_forms_here(comm_)) GTEST_SKIP() << "no persistent forms under this MPI library";
+  const int rank = rank_in(comm_), p = size_of(comm_);
+  if (p < 2) GTEST_SKIP() << "needs a peer";
+  MPI_Errhandler previous = MPI_ERRHANDLER_NULL, recorder = MPI_ERRHANDLER_NULL;
+  MPI_Comm_get_errhandler(MPI_COMM_WORLD, &previous);
+  MPI_Comm_create_errhandler(record_world_error, &recorder);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, recorder);
+  world_errors_raised = 0;
+  const std::size_t count = 16;
+  const std::vector<int> send = make_send_blocks(comm_, count);
+  std::vector<int> result(send.size(), kCanary);
+  const int mine = rank == 0 ? -1 : int(count);
+  MPI_Request handle = MPI_REQUEST_NULL;
+  ASSERT_EQ(alltoall_init(send.data(), mine, MPI_INT, result.data(), mine, MPI_INT, comm_, MPI_INFO_NULL, &handle,
+                          named("pairwise")),
+            MPI_SUCCESS);
+  const int started = start(&handle);
+  if (rank == 0) {
+    int error_class = MPI_SUCCESS;
+    MPI_Error_class(started, &error_class);
+    EXPECT_EQ(error_class, MPI_ERR_COUNT);
+  } else {
+    EXPECT_EQ(started, MPI_SUCCESS) << topocoll_error_message();
+  }
+  MPI_Wait(&handle, MPI_STATUS_IGNORE);  // returns, whatever it reports
+  if (rank != 0) {
+    EXPECT_GE(world_errors_raised, 1);
+    int error_class = MPI_SUCCESS;
+    MPI_Error_class(last_world_error, &error_class);
+    EXPECT_EQ(error_class, MPI_ERR_COUNT);
+    EXPECT_NE(std::string(topocoll_error_message()).find("ialltoall (pairwise)"), std::string::npos)
+        << topocoll_error_message();
+  }
+  EXPECT_EQ(request_free(&handle), MPI_SUCCESS);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, previous);
+  MPI_Errhandler_free(&previous);
+  MPI_Errhandler_free(&recorder);
+  expect_matches_mpi_alltoall(comm_, count, named("pairwise"));  // a later call is right
+}
+
 // Without a progress engine topocoll can hook (MPICH), a caller who accepts the library's answer
 // gets the MPI library's own persistent call (MPI-4), which topocoll's start and free pass on.
 TEST_F(Persistent, HandedToTheLibraryWithoutAProgressEngine) {
