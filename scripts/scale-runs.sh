@@ -4,10 +4,12 @@
 # native beside topocoll's algorithms), each with its wall time and peak memory
 # (/usr/bin/time) and a time limit. Prints one markdown table: ranks, algorithm, block size, the
 # simulated max_us, whether it was checked byte for byte, wall seconds, peak resident MB, and
-# how it ended (done, limit, or the simulator's failure).
-# Usage: scripts/scale-runs.sh [--limit SECONDS] [--out DIR] [JOB...]
+# how it ended (done, limit, or the simulator's failure), and the settings it ran under.
+# Usage: scripts/scale-runs.sh [--limit SECONDS] [--out DIR] [--nonblocking ALGS] [JOB...]
 #   --limit S  wall-clock limit of each job (default 600)
 #   --out DIR  platforms and logs (default build/scale-runs)
+#   --nonblocking ALGS  the algorithms run under simulate.sh --scale-nonblocking, which leaves
+#              their times identical and lets direct run (default: direct; '' for none)
 #   JOB        RANKS:ALGORITHM:BYTES (default: 256 and 1024 ranks, native, bruck and pairwise at
 #              16 B, and direct at 256 ranks)
 # Platforms: 256 ranks = 2 leaves x 8 hosts x 16 ranks, 1024 = 4 leaves x 16 hosts x 16 ranks
@@ -15,13 +17,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-limit=600 out=build/scale-runs
+limit=600 out=build/scale-runs nonblocking=direct
 jobs=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --limit) limit="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    --nonblocking) nonblocking="$2"; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     -*) echo "scale-runs.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) jobs+=("$1"); shift ;;
   esac
@@ -44,15 +47,17 @@ platform_of() {
 [[ -f $out/tree-4x16x16.xml ]] ||
   "$platform_tool" switch-tree --leaves 4 --hosts-per-leaf 16 --ranks-per-host 16 --name tree-4x16x16 -o "$out" >/dev/null
 
-echo "| ranks | algorithm | bytes | max_us (simulated) | valid | wall s | peak MB | ended |"
-echo "| ---: | --- | ---: | ---: | --- | ---: | ---: | --- |"
+echo "| ranks | algorithm | bytes | max_us (simulated) | valid | wall s | peak MB | ended | settings |"
+echo "| ---: | --- | ---: | ---: | --- | ---: | ---: | --- | --- |"
 for job in "${jobs[@]}"; do
   IFS=: read -r np algorithm bytes <<<"$job"
   platform=$(platform_of "$np")
   log="$out/$np-$algorithm-$bytes.log"
   rc=0
+  settings=--scale
+  [[ ",$nonblocking," == *",$algorithm,"* ]] && settings=--scale-nonblocking
   /usr/bin/time -f "time %e s %M KB" -o "$log.time" timeout "$limit" \
-    scripts/simulate.sh --scale --calibration none "$out/$platform.xml" "$np" -- \
+    scripts/simulate.sh "$settings" --calibration none "$out/$platform.xml" "$np" -- \
     --format csv -i 1 -x 0 --sync window -m "$bytes" --algorithms "$algorithm" >"$log" 2>&1 || rc=$?
   row=$(grep "^alltoall,$algorithm," "$log" | tail -1 || true)
   wall=$(sed -n 's/.*time \([0-9.]*\) s.*/\1/p' "$log.time" | tail -1)
@@ -64,6 +69,6 @@ for job in "${jobs[@]}"; do
   esac
   max_us=$(cut -d, -f7 <<<"$row") valid=$(cut -d, -f9 <<<"$row")
   ((rc != 124)) || peak=""  # a job stopped at the limit is not waited for: no peak to read
-  printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$np" "$algorithm" "$bytes" "${max_us:--}" "${valid:--}" \
-    "${wall:--}" "$([[ -n $peak ]] && echo $((peak / 1024)) || echo -)" "$ended"
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$np" "$algorithm" "$bytes" "${max_us:--}" \
+    "${valid:--}" "${wall:--}" "$([[ -n $peak ]] && echo $((peak / 1024)) || echo -)" "$ended" "${settings#--}"
 done

@@ -41,6 +41,12 @@ Options:
                    smpi/send-is-detached-thresh:0, which spares SMPI's bookkeeping of detached
                    sends (wall time growing like p^3 to p^4) but makes a blocking MPI_Send below
                    64 KiB wait for its receiver: bruck at 64 ranks, 1 KiB blocks, 775.3 -> 783.3 us
+  --scale-nonblocking  --scale, and for algorithms whose every message is nonblocking (direct,
+                   pairwise) maxmin/precision 1e-2 and smpi/send-is-detached-thresh:0: direct's
+                   p^2 flows at once need both (256 ranks: a solver failure at 1e-4, more than 10
+                   minutes without the threshold, 46 s with both). They leave direct's and
+                   pairwise's times identical (smpi_scale_nonblocking_settings_leave_times_alone),
+                   not bruck's nor the MPI library's at small blocks (docs/results.md)
   --hostfile FILE  the job's hostfile instead of the one beside the platform (a job on some of
                    the platform's hosts, e.g. platforms/ib-switch-tree-296.hosts)
   --topology SPEC  the machine's hierarchy for topology-aware algorithms (lg), exported as
@@ -103,6 +109,7 @@ while [[ $# -gt 0 ]]; do
     --cfg) [[ $# -ge 2 ]] || die "--cfg needs KEY:VALUE"; extra_cfg+=("$2"); shift 2 ;;
     --cfg=*) extra_cfg+=("${1#*=}"); shift ;;
     --scale) scale=1; shift ;;
+    --scale-nonblocking) scale=2; shift ;;
     --hostfile) [[ $# -ge 2 ]] || die "--hostfile needs a file"; hostfile=$2; shift 2 ;;
     --hostfile=*) hostfile=${1#*=}; shift ;;
     --topology) [[ $# -ge 2 ]] || die "--topology needs a value"; topology=$2; shift 2 ;;
@@ -212,6 +219,7 @@ pinned_cfg=(
 scale_cfg=()
 if ((scale)); then
   scale_cfg=(maxmin/precision:1e-4)
+  ((scale == 2)) && scale_cfg=(maxmin/precision:1e-2 smpi/send-is-detached-thresh:0)
   # SMPI maps the program once per rank: run a copy without debug information (rebuilt when the
   # program is newer).
   stripped="$repo/build/smpi/stripped/$program"
