@@ -146,7 +146,7 @@ Calibration read(const json& root) {
   read_optional_objects(root, "validation", [&](const json& point, const std::string& at) {
     ValidationPoint v;
     v.operation = text(point, at, "operation", true);
-    v.bytes = static_cast<std::size_t>(number(point, at, "bytes", false));
+    v.bytes = byte_count(point, at, "bytes");
     v.algorithm = text(point, at, "algorithm", true);
     if (const json& predicted = member(point, at, "predicted_us"); !predicted.is_null()) {
       v.predicted_us = number(point, at, "predicted_us", false);

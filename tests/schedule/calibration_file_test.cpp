@@ -184,6 +184,9 @@ TEST(CalibrationFile, ErrorsNameTheField) {
             "validation[0].measured_us must be a positive number");
   EXPECT_EQ(error_after([](json& d) { d["validation"][1].erase("algorithm"); }), "validation[1].algorithm is missing");
   EXPECT_EQ(error_after([](json& d) { d["validation"] = 1; }), "validation must be an array");
+  // Found by the calibration fuzzer: a size past every integer was cast to one (undefined).
+  EXPECT_EQ(error_after([](json& d) { d["validation"][0]["bytes"] = 1e24; }),
+            "validation[0].bytes must be a whole number of bytes, 0 or more");
   EXPECT_EQ(error_after([](json& d) { d["group_capacities"][0]["bytes_per_s"] = 0; }),
             "group_capacities[0].bytes_per_s must be a positive number");
   EXPECT_EQ(error_after([](json& d) { d["group_capacities"][0]["ranks"] = 1; }),
