@@ -318,29 +318,24 @@ TEST_F(Nonblocking, RootedAndIrregularFormsMatchMpi) {
   }
   // ialltoallv and ialltoallw: block r -> q of (r + q) % 3 ints, receive blocks with gaps.
   const IrregularExchange x = irregular_exchange(rank, p);
-  const std::vector<int>& sc = x.send_counts;
-  const std::vector<int>& sd = x.send_displs;
-  const std::vector<int>& rc = x.recv_counts;
-  const std::vector<int>& rd = x.recv_displs;
-  const std::vector<int>& sdb = x.send_bytes;
-  const std::vector<int>& rdb = x.recv_bytes;
   const std::size_t recv_size = x.recv_size;
   std::vector<MPI_Datatype> types(p, MPI_INT);
   for (const char* name : {"pairwise", "direct"}) {
     MPI_Request request = MPI_REQUEST_NULL;
     reference.assign(recv_size, kCanary);
     result.assign(recv_size, kCanary);
-    MPI_Alltoallv(many.data(), sc.data(), sd.data(), MPI_INT, reference.data(), rc.data(), rd.data(), MPI_INT,
-                  MPI_COMM_WORLD);
-    EXPECT_EQ(ialltoallv(many.data(), sc.data(), sd.data(), MPI_INT, result.data(), rc.data(), rd.data(), MPI_INT,
-                         MPI_COMM_WORLD, &request, named(name)),
+    MPI_Alltoallv(many.data(), x.send_counts.data(), x.send_displs.data(), MPI_INT, reference.data(),
+                  x.recv_counts.data(), x.recv_displs.data(), MPI_INT, MPI_COMM_WORLD);
+    EXPECT_EQ(ialltoallv(many.data(), x.send_counts.data(), x.send_displs.data(), MPI_INT, result.data(),
+                         x.recv_counts.data(), x.recv_displs.data(), MPI_INT, MPI_COMM_WORLD, &request, named(name)),
               MPI_SUCCESS);
     EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
     EXPECT_TRUE(result == reference) << name << " ialltoallv";
     result.assign(recv_size, kCanary);
-    EXPECT_EQ(ialltoallw(many.data(), sc.data(), sdb.data(), types.data(), result.data(), rc.data(), rdb.data(),
-                         types.data(), MPI_COMM_WORLD, &request, named(name)),
-              MPI_SUCCESS);
+    EXPECT_EQ(
+        ialltoallw(many.data(), x.send_counts.data(), x.send_bytes.data(), types.data(), result.data(),
+                   x.recv_counts.data(), x.recv_bytes.data(), types.data(), MPI_COMM_WORLD, &request, named(name)),
+        MPI_SUCCESS);
     EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
     EXPECT_TRUE(result == reference) << name << " ialltoallw";
   }

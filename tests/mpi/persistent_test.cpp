@@ -105,12 +105,6 @@ TEST_F(Persistent, EveryFormMatchesTheLibrary) {
   for (int q = 1; q < p; ++q) displs[q] = displs[q - 1] + counts[q - 1] + 1;
   const int total = displs[p - 1] + counts[p - 1] + 1;
   const IrregularExchange x = irregular_exchange(rank, p);
-  const std::vector<int>& sc = x.send_counts;
-  const std::vector<int>& sd = x.send_displs;
-  const std::vector<int>& rc = x.recv_counts;
-  const std::vector<int>& rd = x.recv_displs;
-  const std::vector<int>& sdb = x.send_bytes;
-  const std::vector<int>& rdb = x.recv_bytes;
   const std::size_t v_size = x.recv_size;
   const std::vector<MPI_Datatype> types(p, MPI_INT);
   std::vector<int> many(std::size_t(n) * p + total);
@@ -130,11 +124,13 @@ TEST_F(Persistent, EveryFormMatchesTheLibrary) {
   ASSERT_EQ(gatherv_init(many.data(), counts[rank], MPI_INT, gathered_v.data(), counts.data(), displs.data(), MPI_INT,
                          root, comm_, MPI_INFO_NULL, &handles[3], named("binomial")),
             MPI_SUCCESS);
-  ASSERT_EQ(alltoallv_init(many.data(), sc.data(), sd.data(), MPI_INT, exchanged_v.data(), rc.data(), rd.data(),
-                           MPI_INT, comm_, MPI_INFO_NULL, &handles[4], named("direct")),
+  ASSERT_EQ(alltoallv_init(many.data(), x.send_counts.data(), x.send_displs.data(), MPI_INT, exchanged_v.data(),
+                           x.recv_counts.data(), x.recv_displs.data(), MPI_INT, comm_, MPI_INFO_NULL, &handles[4],
+                           named("direct")),
             MPI_SUCCESS);
-  ASSERT_EQ(alltoallw_init(many.data(), sc.data(), sdb.data(), types.data(), exchanged_w.data(), rc.data(), rdb.data(),
-                           types.data(), comm_, MPI_INFO_NULL, &handles[5], named("pairwise")),
+  ASSERT_EQ(alltoallw_init(many.data(), x.send_counts.data(), x.send_bytes.data(), types.data(), exchanged_w.data(),
+                           x.recv_counts.data(), x.recv_bytes.data(), types.data(), comm_, MPI_INFO_NULL, &handles[5],
+                           named("pairwise")),
             MPI_SUCCESS);
   MPI_Send_init(&token, 1, MPI_INT, (rank + 1) % p, 5, comm_, &handles[6]);
   MPI_Recv_init(&got, 1, MPI_INT, (rank + p - 1) % p, 5, comm_, &handles[7]);
@@ -162,7 +158,8 @@ TEST_F(Persistent, EveryFormMatchesTheLibrary) {
                 comm_);
     EXPECT_TRUE(gathered_v == reference) << "gatherv_init, round " << round;
     reference.assign(v_size, kCanary);
-    MPI_Alltoallv(many.data(), sc.data(), sd.data(), MPI_INT, reference.data(), rc.data(), rd.data(), MPI_INT, comm_);
+    MPI_Alltoallv(many.data(), x.send_counts.data(), x.send_displs.data(), MPI_INT, reference.data(),
+                  x.recv_counts.data(), x.recv_displs.data(), MPI_INT, comm_);
     EXPECT_TRUE(exchanged_v == reference) << "alltoallv_init, round " << round;
     EXPECT_TRUE(exchanged_w == reference) << "alltoallw_init, round " << round;
   }

@@ -60,58 +60,53 @@ contains
     end do
   end subroutine
 
-  ! Block q of `blocks` holds what q sent to `rank` in round `round`.
-  subroutine expect_round(ierr, blocks, round, rank, nranks, n, what, failures)
-    integer, intent(in) :: ierr, blocks(:), round, rank, nranks, n
-    character(len=*), intent(in) :: what
-    integer, intent(inout) :: failures
-    integer :: peer, k
-    logical :: ok
-    ok = ierr == 0
-    do peer = 0, nranks - 1
-      do k = 0, n - 1
-        ok = ok .and. blocks(peer * n + k + 1) == value_in(round, peer, rank, k)
-      end do
-    end do
-    call report(ok, what, failures)
-  end subroutine
+  ! The round the expect_ checks compare with: `round` when given (a persistent collective's
+  ! starts), else 0 (value_of's).
+  integer function round_or_0(round)
+    integer, intent(in), optional :: round
+    round_or_0 = 0
+    if (present(round)) round_or_0 = round
+  end function
 
   ! Block q of `blocks` holds what q sent to `rank` (at a root: what q gathered to it).
-  subroutine expect_blocks(ierr, blocks, rank, nranks, n, what, failures)
+  subroutine expect_blocks(ierr, blocks, rank, nranks, n, what, failures, round)
     integer, intent(in) :: ierr, blocks(:), rank, nranks, n
     character(len=*), intent(in) :: what
     integer, intent(inout) :: failures
+    integer, intent(in), optional :: round
     integer :: counts(nranks), displs(nranks), peer
     counts = n
     displs = [(peer * n, peer = 0, nranks - 1)]
-    call expect_v(ierr, blocks, counts, displs, rank, nranks, what, failures)
+    call expect_v(ierr, blocks, counts, displs, rank, nranks, what, failures, round)
   end subroutine
 
   ! The first n elements hold what the root sent to `rank`.
-  subroutine expect_block_from(ierr, blocks, root, rank, n, what, failures)
+  subroutine expect_block_from(ierr, blocks, root, rank, n, what, failures, round)
     integer, intent(in) :: ierr, blocks(:), root, rank, n
     character(len=*), intent(in) :: what
     integer, intent(inout) :: failures
+    integer, intent(in), optional :: round
     integer :: k
     logical :: ok
     ok = ierr == 0
     do k = 0, n - 1
-      ok = ok .and. blocks(k + 1) == value_of(root, rank, k)
+      ok = ok .and. blocks(k + 1) == value_in(round_or_0(round), root, rank, k)
     end do
     call report(ok, what, failures)
   end subroutine
 
   ! Rank q's block (counts(q) elements at displs(q)) holds what q sent to `rank`.
-  subroutine expect_v(ierr, blocks, counts, displs, rank, nranks, what, failures)
+  subroutine expect_v(ierr, blocks, counts, displs, rank, nranks, what, failures, round)
     integer, intent(in) :: ierr, blocks(:), counts(:), displs(:), rank, nranks
     character(len=*), intent(in) :: what
     integer, intent(inout) :: failures
+    integer, intent(in), optional :: round
     integer :: peer, k
     logical :: ok
     ok = ierr == 0
     do peer = 0, nranks - 1
       do k = 0, counts(peer + 1) - 1
-        ok = ok .and. blocks(displs(peer + 1) + k + 1) == value_of(peer, rank, k)
+        ok = ok .and. blocks(displs(peer + 1) + k + 1) == value_in(round_or_0(round), peer, rank, k)
       end do
     end do
     call report(ok, what, failures)
