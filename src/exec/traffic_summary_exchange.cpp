@@ -72,12 +72,16 @@ MaybeFailure TrafficSummaries::attach(MPI_Comm comm) {
   return std::nullopt;
 }
 
+MaybeFailure TrafficSummaries::post_rows(const TrafficSummary& mine) {
+  mine_ = mine.words();
+  stage_ = Stage::rows;
+  return post(routes_.row_peers, from_row_, routes_.row_peers, mine_, kRowTag);
+}
+
 MaybeFailure TrafficSummaries::for_call(const TrafficSummary& mine, MPI_Comm comm, TrafficSummary& out) {
   if (auto failure = attach(comm)) return failure;
   if (auto failure = finish()) return failure;  // the previous call's
-  mine_ = mine.words();
-  stage_ = Stage::rows;
-  if (auto failure = post(routes_.row_peers, from_row_, routes_.row_peers, mine_, kRowTag)) return failure;
+  if (auto failure = post_rows(mine)) return failure;
   if (!known_) {  // nothing earlier to choose by: wait for this call's own
     if (auto failure = finish()) return failure;
   }
@@ -89,9 +93,7 @@ MaybeFailure TrafficSummaries::settled(const TrafficSummary& mine, MPI_Comm comm
   if (auto failure = attach(comm)) return failure;
   if (auto failure = finish()) return failure;  // an earlier blocking call's
   if (!known_) {
-    mine_ = mine.words();
-    stage_ = Stage::rows;
-    if (auto failure = post(routes_.row_peers, from_row_, routes_.row_peers, mine_, kRowTag)) return failure;
+    if (auto failure = post_rows(mine)) return failure;
     if (auto failure = finish()) return failure;
   }
   out = *known_;

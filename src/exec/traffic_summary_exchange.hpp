@@ -63,6 +63,7 @@ class TrafficSummaries {
   MaybeFailure advance_to_columns();
   MaybeFailure finish();  // through both stages: known_ is the summary
   MaybeFailure attach(MPI_Comm comm);  // the duplicate and routes, at the first call
+  MaybeFailure post_rows(const TrafficSummary& mine);  // this call's own summary on its way
 
   OwnedComm comm_;
   SummaryRoutes routes_;

@@ -144,7 +144,7 @@ void ompi_startall_f(MPI_Fint* count, MPI_Fint* requests, MPI_Fint* ierror) {
   const int n = *count < 0 ? 0 : *count;  // the library reports a negative count
   std::vector<MPI_Request> c_requests(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) c_requests[static_cast<std::size_t>(i)] = PMPI_Request_f2c(requests[i]);
-  set_ierror(ierror, topocoll::exec::start_all_persistent(*count < 0 ? *count : n, c_requests.data()));
+  set_ierror(ierror, topocoll::exec::start_all_persistent(*count, c_requests.data()));
 }
 TOPOCOLL_FORTRAN_SPELLINGS(startall, STARTALL, (MPI_Fint*, MPI_Fint*, MPI_Fint*))
 
