@@ -14,7 +14,7 @@
 # node.calibration.json, bench-statistics.csv and, with --tune, tuned.calibration.json and
 # tuned-statistics.csv.
 # Usage: scripts/node-check.sh [--np N] [--bin DIR] [--out OUT-DIR] [--eager-limit B] [--tune]
-#                              [--tune-sizes LIST]
+#                              [--tune-sizes LIST] [--no-call-cost]
 #   --np N          ranks, all on this node (default 16)
 #   --bin DIR       a built mpi-preset tree (default build/mpi), or a folder laid out like one:
 #                   tools/ (topocoll-calibrate, -bench, -tune, -call-cost),
@@ -25,13 +25,14 @@
 #   --tune          also run step 4
 #   --tune-sizes L  topocoll-tune's --sizes (default 8,64,512,4096,32768: the whole job took
 #                   2.5 minutes on 16 cores; tune's default sizes, up to 1 MiB, over 5 minutes)
+#   --no-call-cost  skip step 2 (a job short of time)
 # Ranks are bound to cores where mpirun can bind them. Open MPI's single-copy mechanism is
 # switched off (OMPI_MCA_btl_vader_single_copy_mechanism=none), as scripts/call-cost-benchmark.sh
 # does: containers often forbid the cross-memory attach it uses.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-np=16 bin=build/mpi out=build/node-check eager="" tune=0 tune_sizes=8,64,512,4096,32768
+np=16 bin=build/mpi out=build/node-check eager="" tune=0 tune_sizes=8,64,512,4096,32768 call_cost=1
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --np) np="$2"; shift 2 ;;
@@ -40,7 +41,8 @@ while [[ $# -gt 0 ]]; do
     --eager-limit) eager="$2"; shift 2 ;;
     --tune) tune=1; shift ;;
     --tune-sizes) tune_sizes="$2"; shift 2 ;;
-    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+    --no-call-cost) call_cost=0; shift ;;
+    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
     *) echo "node-check.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -76,9 +78,11 @@ say "## 1. calibrate, validated at every size"
 timeout 300 "${mpi[@]}" "$tools/topocoll-calibrate" --topology "flat:$np" --eager-limit "$eager" \
   --validate-sizes "$(awk 'BEGIN { for (b = 8; b <= 1048576; b *= 2) printf "%s%d", (b > 8 ? "," : ""), b }')" --output "$out/node.calibration.json" 2>&1 | tee -a "$log" || say "(calibration failed: exit $?)"
 
-say "## 2. the drop-in's cost per call"
-MPIRUN_ARGS="${bind[*]} ${forward[*]}" timeout 200 \
-  scripts/call-cost-benchmark.sh --wall-only --np "$np" --runs 5 --build-dir "$bin" 2>&1 | tee -a "$log" || say "(call cost failed: exit $?)"
+if [[ $call_cost == 1 ]]; then
+  say "## 2. the drop-in's cost per call"
+  MPIRUN_ARGS="${bind[*]} ${forward[*]}" timeout 200 \
+    scripts/call-cost-benchmark.sh --wall-only --np "$np" --runs 5 --build-dir "$bin" 2>&1 | tee -a "$log" || say "(call cost failed: exit $?)"
+fi
 
 # auto and the algorithms beside native: small sizes with the bench's default iterations, large
 # ones with fewer (a 1 MiB block is 16 MiB per rank and call).

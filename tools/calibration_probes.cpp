@@ -222,8 +222,8 @@ double measure_aggregate_bytes_per_s(MPI_Comm comm, const std::vector<Flow>& flo
   return static_cast<double>(flows.size() * (large - small)) / ((large_us - small_us) * 1e-6);
 }
 
-double measure_busy_exchange_us(MPI_Comm comm, const std::vector<int>& ranks, double copy_bandwidth,
-                                const ProbeSettings& settings) {
+double measure_busy_exchange_us(MPI_Comm comm, const std::vector<int>& ranks, std::size_t block_bytes,
+                                double copy_bandwidth, const ProbeSettings& settings) {
   constexpr int kCalls = 100;
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -232,12 +232,12 @@ double measure_busy_exchange_us(MPI_Comm comm, const std::vector<int>& ranks, do
   check(MPI_Comm_split(comm, takes_part ? 0 : MPI_UNDEFINED, rank, &group), "MPI_Comm_split");
   std::vector<double> runs;
   if (group != MPI_COMM_NULL) {
-    const std::size_t bytes = ranks.size() * kBusyMessageBytes;
+    const std::size_t bytes = ranks.size() * block_bytes;
     bench::MessageBuffer send(bytes, settings.smpi_shared_buffers), recv(bytes, settings.smpi_shared_buffers);
     CollectiveOptions direct;
     direct.algorithm = "direct";
     direct.copy_bandwidth = copy_bandwidth;
-    const int count = static_cast<int>(kBusyMessageBytes);
+    const int count = static_cast<int>(block_bytes);
     int failed = 0;
     for (int i = 0; i <= settings.repetitions; ++i) {  // the first is a warm-up
       check(MPI_Barrier(group), "MPI_Barrier");

@@ -44,11 +44,12 @@ double measure_aggregate_bytes_per_s(MPI_Comm comm, const std::vector<Flow>& flo
                                      std::size_t large, const ProbeSettings& settings);
 
 // The ranks of `ranks`, all busy: topocoll's `direct` among them (on a communicator of their
-// own) with blocks of kBusyMessageBytes, 100 calls back to back; the slowest rank's time per
-// call (us), the median of the repetitions (BusyMessagesCalibration). `copy_bandwidth`: what
-// the library charges for its copies under SMPI (0: its default).
+// own) with blocks of `bytes`, 100 calls back to back; the slowest rank's time per call (us),
+// the median of the repetitions (BusyMessagesCalibration with kBusyMessageBytes,
+// EagerMessagesCalibration). `copy_bandwidth`: what the library charges for its copies under
+// SMPI (0: its default).
 inline constexpr std::size_t kBusyMessageBytes = 8;
-double measure_busy_exchange_us(MPI_Comm comm, const std::vector<int>& ranks, double copy_bandwidth,
+double measure_busy_exchange_us(MPI_Comm comm, const std::vector<int>& ranks, std::size_t bytes, double copy_bandwidth,
                                 const ProbeSettings& settings);
 
 // Bytes per second that one flow from `sender` to `near` gets while `sender` also sends to every

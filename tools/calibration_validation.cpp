@@ -81,11 +81,12 @@ void time_runs(MPI_Comm comm, bench::MessageBuffer& send, bench::MessageBuffer& 
   for (TimedRun& run : runs) run.point.measured_us = median(run.times);
 }
 
-void log_size(const std::vector<ValidationPoint>& points, std::size_t bytes, const std::string& auto_pick,
-              double noise, std::ostream& log) {
+// The points of one size, and what auto does there: `measured` is the calibration with the
+// points measured so far (select/validation_check.hpp decides whether they overrule the model).
+void log_size(const Calibration& measured, std::size_t bytes, const std::string& auto_pick, std::ostream& log) {
   const ValidationPoint* fastest = nullptr;
   const ValidationPoint* picked = nullptr;
-  for (const ValidationPoint& v : points) {
+  for (const ValidationPoint& v : measured.validation) {
     if (v.bytes != bytes) continue;
     log << "validation " << bytes << " B per block, " << v.algorithm << ": measured " << v.measured_us << " us";
     if (const auto error = v.error()) {
@@ -97,14 +98,15 @@ void log_size(const std::vector<ValidationPoint>& points, std::size_t bytes, con
     if (v.algorithm == auto_pick) picked = &v;
   }
   if (picked && fastest) {
-    log << "validation " << bytes << " B per block: auto would run " << picked->algorithm << ", measured "
+    log << "validation " << bytes << " B per block: the model picks " << picked->algorithm << ", measured "
         << std::fixed << std::setprecision(1) << 100.0 * (picked->measured_us / fastest->measured_us - 1.0)
-        << std::defaultfloat << std::setprecision(6) << "% above the fastest measured (" << fastest->algorithm
-        << ")";
-    // What auto then does (select/validation_check.hpp): these measurements outrank the model.
-    if (picked != fastest && picked->measured_us > fastest->measured_us * (1.0 + noise)) {
-      log << "; beyond the noise, so auto runs " << fastest->algorithm
-          << " here, and between the validated sizes prices the algorithms from these times";
+        << std::defaultfloat << std::setprecision(6) << "% above the fastest measured (" << fastest->algorithm << ")";
+    const auto overruled = overrule_by_validation(Operation::alltoall, bytes, measured.ranks, auto_pick, measured,
+                                                  algorithms_for(Operation::alltoall));
+    if (overruled) {
+      log << "; auto runs " << overruled->algorithm << " here, chosen by " << overruled->chosen_by;
+    } else {
+      log << "; auto runs it";
     }
     log << '\n';
   }
@@ -121,6 +123,7 @@ std::vector<ValidationPoint> validate_calibration(MPI_Comm comm, const Calibrati
                              "): measure again on a quieter machine, or with more --repetitions");
   }
   const int p = topology.size();
+  Calibration measured = calibration;  // with the points measured so far, for the log
   bench::StartSync sync{settings.window_start};
   std::vector<ValidationPoint> points;
   for (const std::size_t bytes : settings.sizes) {
@@ -157,7 +160,8 @@ std::vector<ValidationPoint> validate_calibration(MPI_Comm comm, const Calibrati
     add_run(unpredicted, "native");
     time_runs(comm, send, recv, bytes, runs, settings.repetitions, settings.timed_loops, sync);
     for (TimedRun& run : runs) points.push_back(std::move(run.point));
-    log_size(points, bytes, describe_run(choice.algorithm, choice.knobs), validation_noise(calibration), log);
+    measured.validation = points;
+    log_size(measured, bytes, describe_run(choice.algorithm, choice.knobs), log);
   }
   return points;
 }

@@ -40,9 +40,10 @@
 #include "calibration_limits.hpp"
 #include "calibration_probes.hpp"
 #include "calibration_validation.hpp"
-#include "select/validation_check.hpp"
 #include "exec/copy_cost.hpp"
 #include "select/calibration.hpp"
+#include "select/eager_copy_fit.hpp"
+#include "select/validation_check.hpp"
 #include "topology/topology_file.hpp"
 
 namespace {
@@ -305,7 +306,22 @@ std::optional<BusyMessagesCalibration> measure_busy_messages(MPI_Comm comm, cons
   const std::vector<int> ranks = group_probe_ranks(topology, level);
   if (ranks.size() < 2) return std::nullopt;
   return BusyMessagesCalibration{topology.levels()[level], static_cast<int>(ranks.size()), kBusyMessageBytes,
-                                 measure_busy_exchange_us(comm, ranks, copy_bandwidth, settings)};
+                                 measure_busy_exchange_us(comm, ranks, kBusyMessageBytes, copy_bandwidth, settings)};
+}
+
+// The same ranks with blocks of half the eager limit (EagerMessagesCalibration), after
+// busy_messages, and the copy bandwidth fitted to them; none without an eager limit or busy_messages.
+std::optional<EagerMessagesCalibration> measure_eager_messages(MPI_Comm comm, const Topology& topology,
+                                                               const Calibration& c, double copy_bandwidth,
+                                                               const ProbeSettings& settings) {
+  if (!c.busy_messages || !c.recv_overhead_until_bytes || *c.recv_overhead_until_bytes < 2) return std::nullopt;
+  // Half the limit: surely below it once the library has added its own header.
+  const std::size_t bytes = *c.recv_overhead_until_bytes / 2;
+  const std::vector<int> ranks = group_probe_ranks(topology, topology.level_count() - 1);
+  EagerMessagesCalibration eager{c.busy_messages->level, static_cast<int>(ranks.size()), bytes,
+                                 measure_busy_exchange_us(comm, ranks, bytes, copy_bandwidth, settings), std::nullopt};
+  eager.copy_bytes_per_s = fit_eager_copy_bytes_per_s(c, eager, topology.restricted_to(ranks));
+  return eager;
 }
 
 std::vector<int> members(const Topology& t, int group) {
@@ -449,11 +465,23 @@ Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& top
   }
   log << "copy: " << c.copy.bytes_per_s << " B/s (" << c.copy.source << ")\n";
 
-  c.busy_messages = measure_busy_messages(comm, topology, kSimulated ? c.copy.bytes_per_s : 0.0, settings);
+  const double library_copy_bandwidth = kSimulated ? c.copy.bytes_per_s : 0.0;
+  c.busy_messages = measure_busy_messages(comm, topology, library_copy_bandwidth, settings);
   if (c.busy_messages) {
     log << c.busy_messages->level << " (" << c.busy_messages->ranks << " ranks, all busy): direct with "
         << c.busy_messages->bytes << " B blocks " << c.busy_messages->exchange_us
         << " us a call; latency and overheads among them scaled by " << c.busy_factor() << "\n";
+  }
+  c.eager_messages = measure_eager_messages(comm, topology, c, library_copy_bandwidth, settings);
+  if (c.eager_messages) {
+    const EagerMessagesCalibration& e = *c.eager_messages;
+    log << e.level << " (" << e.ranks << " ranks, all busy): direct with " << e.bytes << " B blocks " << e.exchange_us
+        << " us a call; ";
+    if (e.copy_bytes_per_s) {
+      log << "eager messages copied in and out at " << *e.copy_bytes_per_s << " B/s by the model\n";
+    } else {
+      log << "the model prices it within " << kProbeNoise * 100 << "% or above: no copies charged\n";
+    }
   }
   return c;
 }

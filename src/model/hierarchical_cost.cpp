@@ -30,43 +30,53 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
   double rank_us = copy_us;
   if (!load.sends.empty() || !load.recvs.empty()) {
     double latency_us = 0.0;
-    std::size_t out = 0, in = 0;
+    const auto is_eager = [&m](const MessageLoad& message) {
+      return !m.recv_overhead_until_bytes || message.largest_piece() <= *m.recv_overhead_until_bytes;
+    };
+    std::size_t out = 0, in = 0, eager_out = 0;
     std::size_t smallest = load.sends.empty() ? 0 : load.sends.front().smallest_piece();
     for (const MessageLoad& send : load.sends) {
       const LevelCost& level = pricing_->between(rank, send.peer);
       latency_us = std::max(latency_us, level.latency_us);
       out += send.total_bytes();
+      if (is_eager(send)) eager_out += send.total_bytes();
       smallest = std::min(smallest, send.smallest_piece());
       const double alone_us =
           copy_us + m.send_overhead_us + level.latency_us + transfer_us(send.largest_piece(), level.bytes_per_us);
       slowest_us_ = std::max(slowest_us_, alone_us);
     }
-    std::size_t receives = 0, eager = 0;  // eager: up to the limit that pays o_r
+    std::size_t receives = 0, eager = 0, eager_in = 0;  // eager: up to the limit that pays o_r
     for (const MessageLoad& recv : load.recvs) {
       latency_us = std::max(latency_us, pricing_->between(recv.peer, rank).latency_us);
       in += recv.total_bytes();
       const std::size_t n = static_cast<std::size_t>(recv.pieces) * recv.alike;
       receives += n;
-      if (!m.recv_overhead_until_bytes || recv.largest_piece() <= *m.recv_overhead_until_bytes) eager += n;
+      if (is_eager(recv)) {
+        eager += n;
+        eager_in += recv.total_bytes();
+      }
     }
+    // The CPU copies eager messages in while posting and out while completing (machine_cost.hpp).
+    const double copy_in_us = m.eager_copy_bytes_per_us ? transfer_us(eager_out, *m.eager_copy_bytes_per_us) : 0.0;
+    const double copy_out_us = m.eager_copy_bytes_per_us ? transfer_us(eager_in, *m.eager_copy_bytes_per_us) : 0.0;
     // Posting is sequential and data flows meanwhile: the last message posted still has to go
     // (at least the smallest), and everything has to cross the rank's link. Then the CPU
     // completes the receives, which arrive together as the link drains, one after another (the
     // first one's completion is in the latency). Without a measured o_r, a receive costs o as a
     // post, beside the sends.
     const std::size_t sends = message_count(load.sends);
-    double messages = static_cast<double>(sends), completing_us = 0.0;
+    double messages = static_cast<double>(sends), completing_us = copy_out_us;
     if (m.recv_overhead_us) {
-      if (eager > 1) completing_us = static_cast<double>(eager - 1) * *m.recv_overhead_us;
+      if (eager > 1) completing_us += static_cast<double>(eager - 1) * *m.recv_overhead_us;
     } else {
       messages = static_cast<double>(std::max(sends, receives));
     }
     const double posting_us =
-        messages * m.send_overhead_us + transfer_us(smallest, m.injection_bytes_per_us) + completing_us;
+        messages * m.send_overhead_us + copy_in_us + transfer_us(smallest, m.injection_bytes_per_us) + completing_us;
     const double wire_us = std::max(transfer_us(out, m.injection_bytes_per_us),
                                     transfer_us(in, m.ejection_bytes_per_us) + completing_us);
     // Copies after the posts take the CPU while the data flows; the receives complete after both.
-    const double after_posts_us = messages * m.send_overhead_us + after_copy_us + completing_us;
+    const double after_posts_us = messages * m.send_overhead_us + copy_in_us + after_copy_us + completing_us;
     rank_us += std::max(latency_us + std::max(posting_us, m.send_overhead_us + wire_us), after_posts_us);
     // The network's links, where seen, stand for the backbone (which stands for them elsewhere).
     if (pricing_->links() != nullptr) {

@@ -74,6 +74,11 @@ struct MachineCost {
   // reading of calibrations from before o_r was measured).
   std::optional<double> recv_overhead_us;
   std::optional<std::size_t> recv_overhead_until_bytes;
+  // The CPU's copying of an eager message (one of at most recv_overhead_until_bytes): the
+  // sender copies it into the library's buffers while posting, the receiver out of them while
+  // completing, at this rate each (shared memory's copy in and copy out, which a ping-pong's
+  // bandwidth does not show at these sizes). Unset: not charged. Needs the eager limit.
+  std::optional<double> eager_copy_bytes_per_us;
   double injection_bytes_per_us = 0.0;  // a rank's link outwards, shared by all its flows
   double ejection_bytes_per_us = 0.0;   // ... inwards
   std::optional<BackboneCost> backbone;

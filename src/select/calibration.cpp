@@ -139,6 +139,20 @@ Calibration read(const json& root) {
     if (b.ranks < 2) fail(at + ".ranks", "must be at least 2 (ranks that exchange)");
     c.busy_messages = std::move(b);
   }
+  if (const auto found = root.find("eager_messages"); found != root.end() && !found->is_null()) {
+    const std::string at = "eager_messages";
+    if (!found->is_object()) fail(at, "must be an object or null");
+    EagerMessagesCalibration e{text(*found, at, "level", true), whole(*found, at, "ranks"),
+                               byte_count(*found, at, "bytes"), number(*found, at, "exchange_us", true), std::nullopt};
+    if (e.ranks < 2) fail(at + ".ranks", "must be at least 2 (ranks that exchange)");
+    if (const json& rate = member(*found, at, "copy_bytes_per_s"); !rate.is_null()) {
+      e.copy_bytes_per_s = number(*found, at, "copy_bytes_per_s", true);
+      if (!c.recv_overhead_until_bytes) {
+        fail(at + ".copy_bytes_per_s", "needs recv_overhead_until_bytes (the eager limit it applies up to)");
+      }
+    }
+    c.eager_messages = std::move(e);
+  }
   const json& copy = member(root, "", "copy");
   if (!copy.is_object()) fail("copy", "must be an object");
   c.copy.bytes_per_s = number(copy, "copy", "bytes_per_s", true);
@@ -177,6 +191,9 @@ MachineCost Calibration::machine() const {
   m.send_overhead_us = send_overhead_us * busy;
   if (recv_overhead_us) m.recv_overhead_us = *recv_overhead_us * busy;
   m.recv_overhead_until_bytes = recv_overhead_until_bytes;
+  if (eager_messages && eager_messages->copy_bytes_per_s) {
+    m.eager_copy_bytes_per_us = *eager_messages->copy_bytes_per_s * kPerUs;
+  }
   m.injection_bytes_per_us = node.injection_bytes_per_s * kPerUs;
   m.ejection_bytes_per_us = node.ejection_bytes_per_s * kPerUs;
   if (backbone) {
@@ -213,9 +230,7 @@ double Calibration::busy_factor() const {
                                 (!recv_overhead_until_bytes || busy_messages->bytes <= *recv_overhead_until_bytes);
   const double priced_us = levels.back().latency_us + n * send_overhead_us +
                            (receives_charged ? (n - 1) * *recv_overhead_us : 0.0);
-  // Within this of the measured time, the probe's noise: the model stands.
-  constexpr double kBusyNoise = 0.1;
-  if (!(priced_us > 0) || !(busy_messages->exchange_us > priced_us * (1.0 + kBusyNoise))) return 1.0;
+  if (!(priced_us > 0) || !(busy_messages->exchange_us > priced_us * (1.0 + kProbeNoise))) return 1.0;
   return busy_messages->exchange_us / priced_us;
 }
 
@@ -304,6 +319,15 @@ std::string calibration_to_json(const Calibration& c) {
     const BusyMessagesCalibration& b = *c.busy_messages;
     root["busy_messages"] = {
         {"level", b.level}, {"ranks", b.ranks}, {"bytes", b.bytes}, {"exchange_us", b.exchange_us}};
+  }
+  if (c.eager_messages) {
+    const EagerMessagesCalibration& e = *c.eager_messages;
+    root["eager_messages"] = {
+        {"level", e.level},
+        {"ranks", e.ranks},
+        {"bytes", e.bytes},
+        {"exchange_us", e.exchange_us},
+        {"copy_bytes_per_s", e.copy_bytes_per_s ? ordered_json(*e.copy_bytes_per_s) : ordered_json()}};
   }
   root["copy"] = {{"bytes_per_s", c.copy.bytes_per_s}, {"source", c.copy.source}};
   if (!c.validation.empty()) {

@@ -16,6 +16,8 @@
 //    "group_capacities": [{"level": "node", "group": 0, "ranks": 16, "flows": 240,
 //                          "bytes_per_s": 3.6e10}],
 //    "busy_messages": {"level": "node", "ranks": 16, "bytes": 8, "exchange_us": 11.9},
+//    "eager_messages": {"level": "node", "ranks": 16, "bytes": 2048, "exchange_us": 44.0,
+//                       "copy_bytes_per_s": 2.9e9},
 //    "copy": {"bytes_per_s": 5e9, "source": "given"},
 //    "validation": [{"operation": "alltoall", "bytes": 1024, "algorithm": "direct",
 //                    "predicted_us": 5120.4, "measured_us": 5301.2}, ...], "validation_noise": 0.005,
@@ -42,6 +44,9 @@
 namespace topocoll {
 
 inline constexpr std::string_view kCalibrationFormat = "topocoll-calibration 1";
+// How far below a probe's measured time (busy_messages, eager_messages) the model's price may
+// be and still stand: the probe's noise.
+inline constexpr double kProbeNoise = 0.1;
 
 struct OneWaySample {
   std::size_t bytes = 0;
@@ -115,6 +120,19 @@ struct BusyMessagesCalibration {
   double exchange_us = 0.0;
 };
 
+// The same ranks running direct with the largest blocks the MPI library surely sends eagerly
+// (half its eager limit): where the model, busy_factor applied, prices that call more than 10%
+// below its measured time, topocoll-calibrate fits the rate at which the CPUs copy eager
+// messages in and out (MachineCost::eager_copy_bytes_per_us) so that the model prices it at
+// the measured time; absent (null in the file) where the model stood.
+struct EagerMessagesCalibration {
+  std::string level;
+  int ranks = 0;
+  std::size_t bytes = 0;  // per message
+  double exchange_us = 0.0;
+  std::optional<double> copy_bytes_per_s;
+};
+
 struct CopyCalibration {
   double bytes_per_s = 0.0;
   std::string source;  // "measured" (memcpy), "given" (--copy-bandwidth), or "simulation default"
@@ -147,6 +165,7 @@ struct Calibration {
   std::optional<BackboneCalibration> backbone;
   std::vector<GroupCapacityCalibration> group_capacities;  // absent in files from before it was measured
   std::optional<BusyMessagesCalibration> busy_messages;   // absent: not measured (one rank per group)
+  std::optional<EagerMessagesCalibration> eager_messages;  // absent: not measured (no eager limit given)
   CopyCalibration copy;
   std::vector<ValidationPoint> validation;
   // What the validation's times may differ by and still be noise, as a fraction; absent: 5%

@@ -5,8 +5,9 @@
 // (interpolated on a log-log scale), and where the model's pick is priced more than the
 // calibration's noise (validation_noise) above the fastest so priced, auto runs that fastest instead (the MPI
 // library's own, often: on a node with shared memory the model missed its eager protocol and
-// ran direct 26 to 36% above the fastest). Strictly between two validated sizes only the
-// algorithms measured no slower than native (beyond the noise) at both ends may run: the
+// ran direct 26 to 36% above the fastest). Only native and the algorithms measured faster than
+// native by more than the noise (at a validated size; strictly between two, at both ends) may
+// run: a pick within the noise of native has little to gain and the noise to lose, and the
 // interpolation cannot see the library's switches in between. Outside the validated sizes, on
 // another number of ranks, or for an algorithm never validated, the model stands.
 #pragma once

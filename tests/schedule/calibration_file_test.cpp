@@ -26,6 +26,7 @@ Calibration sample() {
   c.group_capacities = {{"node", 0, 16, 240, 3.6e10}};
   // direct among 16 ranks of a node: 60 us a call, below the 61 us the model prices it at.
   c.busy_messages = BusyMessagesCalibration{"node", 16, 8, 60.0};
+  c.eager_messages = EagerMessagesCalibration{"node", 16, 2048, 300.0, 4.7e9};
   c.copy = {5e9, "given"};
   c.validation = {{"alltoall", 1024, "direct", 5120.5, 5301.25}, {"alltoall", 1024, "native", std::nullopt, 5200.0}};
   c.validation_noise = 0.005;
@@ -45,6 +46,7 @@ TEST(CalibrationFile, RoundTrip) {
     auto text = nlohmann::json::parse(calibration_to_json(c));
     text.erase("recv_overhead_us");
     text.erase("recv_overhead_until_bytes");
+    text.erase("eager_messages");  // measured later still
     const auto without = parse_calibration(text.dump(), &error);
     ASSERT_TRUE(without) << error;
     EXPECT_FALSE(without->machine().recv_overhead_us);
@@ -141,6 +143,26 @@ TEST(CalibrationFile, BusyMessagesScaleLatencyAndOverheads) {
   EXPECT_DOUBLE_EQ(c.machine().levels[1].latency_us, 50.0);
 }
 
+TEST(CalibrationFile, EagerMessagesGiveTheModelItsCopies) {
+  Calibration c = sample();
+  std::string error;
+  const auto back = parse_calibration(calibration_to_json(c), &error);
+  ASSERT_TRUE(back) << error;
+  ASSERT_TRUE(back->eager_messages);
+  EXPECT_EQ(back->eager_messages->bytes, 2048u);
+  EXPECT_EQ(back->eager_messages->copy_bytes_per_s, std::optional<double>{4.7e9});
+  EXPECT_EQ(c.machine().eager_copy_bytes_per_us, std::optional<double>{4700.0});
+  c.eager_messages->copy_bytes_per_s.reset();  // the model stood: measured, nothing charged
+  const auto stood = parse_calibration(calibration_to_json(c), &error);
+  ASSERT_TRUE(stood) << error;
+  ASSERT_TRUE(stood->eager_messages);
+  EXPECT_FALSE(stood->eager_messages->copy_bytes_per_s);
+  EXPECT_FALSE(stood->machine().eager_copy_bytes_per_us);
+  c.eager_messages.reset();  // not measured (no eager limit given), or an older file
+  EXPECT_EQ(calibration_to_json(c).find("eager_messages"), std::string::npos);
+  EXPECT_FALSE(c.machine().eager_copy_bytes_per_us);
+}
+
 std::string error_after(const std::function<void(nlohmann::json&)>& change) {
   nlohmann::json doc = nlohmann::json::parse(calibration_to_json(sample()));
   change(doc);
@@ -178,6 +200,14 @@ TEST(CalibrationFile, ErrorsNameTheField) {
             "format is 'topocoll-calibration 0', expected 'topocoll-calibration 1'");
   EXPECT_EQ(error_after([](json& d) { d.erase("send_overhead_us"); }), "send_overhead_us is missing");
   EXPECT_EQ(error_after([](json& d) { d["recv_overhead_us"] = "1"; }), "recv_overhead_us must be a number, 0 or more");
+  EXPECT_EQ(error_after([](json& d) { d["eager_messages"]["copy_bytes_per_s"] = 0; }),
+            "eager_messages.copy_bytes_per_s must be a positive number");
+  EXPECT_EQ(error_after([](json& d) { d["eager_messages"].erase("copy_bytes_per_s"); }),
+            "eager_messages.copy_bytes_per_s is missing");
+  EXPECT_EQ(error_after([](json& d) { d["eager_messages"]["ranks"] = 1; }),
+            "eager_messages.ranks must be at least 2 (ranks that exchange)");
+  EXPECT_EQ(error_after([](json& d) { d.erase("recv_overhead_until_bytes"); }),
+            "eager_messages.copy_bytes_per_s needs recv_overhead_until_bytes (the eager limit it applies up to)");
   EXPECT_EQ(error_after([](json& d) { d["recv_overhead_until_bytes"] = -1; }),
             "recv_overhead_until_bytes must be a whole number of bytes, 0 or more");
   EXPECT_EQ(error_after([](json& d) { d["validation"][0]["measured_us"] = 0; }),

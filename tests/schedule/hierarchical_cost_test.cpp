@@ -124,6 +124,43 @@ TEST(HierarchicalCost, ReceivesCompleteAfterThePosts) {
   EXPECT_NE(check_machine(m)->find("receive overhead"), std::string::npos);
 }
 
+// The CPU copies an eager message into the library's buffers while posting it and out of them
+// while completing it (MachineCost::eager_copy_bytes_per_us): the gather and direct above with
+// o_r = 2 and eager copies at 8 bytes/us (2 us per 16-byte block).
+//  gather, the root: c = 8 x 16 / 8 + 7 x 2 = 30: 10 + max(30, 1 + 1.28 + 30) = 42.28;
+//  direct: 16 us of copies in, c = 16 + 14 = 30: 10 + max(8 x 1 + 16 + 0.16 + 30, 1 + 1.28 + 30) = 64.16;
+//  blocks above the eager limit: no copies, no completions (12.28 and 10 + max(8.16, 2.28) = 18.16).
+TEST(HierarchicalCost, EagerMessagesAreCopiedByTheCpus) {
+  MachineCost m = test_machines::by_hand();
+  m.recv_overhead_us = 2.0;
+  m.recv_overhead_until_bytes = 16;
+  m.eager_copy_bytes_per_us = 8.0;
+  ASSERT_FALSE(check_machine(m));
+  const auto predict_us = [&](const Algorithm& algorithm, const Problem& problem) {
+    return predict_hierarchical_us(build_full_schedule(algorithm, problem), m, nullptr);
+  };
+  const RootedBlocks layout = RootedBlocks::uniform(RootedBlocks::Flow::to_root, 0, 9, 16);
+  const auto gather_us = [&] {
+    return predict_us(*find_algorithm(Operation::gather, "linear"), Problem::rooted(Operation::gather, layout));
+  };
+  const auto direct_us = [&] {
+    return predict_us(*find_algorithm(Operation::alltoall, "direct"), Problem{9, 16, nullptr, {}});
+  };
+  EXPECT_NEAR(gather_us(), 42.28, 1e-9);
+  EXPECT_NEAR(direct_us(), 64.16, 1e-9);
+  m.recv_overhead_until_bytes = 15;
+  EXPECT_NEAR(gather_us(), 12.28, 1e-9);
+  EXPECT_NEAR(direct_us(), 18.16, 1e-9);
+
+  m.recv_overhead_until_bytes.reset();
+  ASSERT_TRUE(check_machine(m));
+  EXPECT_EQ(*check_machine(m), "the eager messages' copy bandwidth needs the eager limit");
+  m.recv_overhead_until_bytes = 16;
+  m.eager_copy_bytes_per_us = 0.0;
+  ASSERT_TRUE(check_machine(m));
+  EXPECT_EQ(*check_machine(m), "the eager messages' copy bandwidth must be positive");
+}
+
 // A rooted root copies its own block after posting its messages (LocalCopy::after_posts): a
 // linear scatter of 1000-byte blocks from rank 0 of 9, one level (latency 10 us, 100 bytes/us),
 // o = 1 us. The root: 10 + max(8 * 1 + 1000 / 100, 1 + 8000 / 100) = 91 while its 1 us copy

@@ -1,6 +1,7 @@
-// auto's model overruled by the calibration's own validation: between two validated sizes the
-// measured times, interpolated, outrank the model's pick where it measured slower beyond the
-// noise; elsewhere the model stands.
+// auto's model overruled by the calibration's own validation: at and between validated sizes
+// the measured times, interpolated, outrank the model's pick where it did not measure faster
+// than native beyond the noise, or measured slower than another algorithm beyond it; elsewhere
+// the model stands.
 #include <gtest/gtest.h>
 
 #include "algorithms/registry.hpp"
@@ -30,7 +31,8 @@ TEST(ValidationCheck, BetweenValidatedSizesTheMeasuredFastestOutranksTheModel) {
   EXPECT_EQ(at_4096->algorithm, "native");
   EXPECT_EQ(at_4096->chosen_by,
             "the calibration's validation (between 1024 and 65536 B per block the model's pick, direct, measured "
-            "66.7% slower than native at 1024 B; native measured fastest of those no slower than native at both ends)");
+            "66.7% slower than native at 1024 B; none measured faster than native beyond the noise (5.0%) at both "
+            "ends)");
   // At a validated size itself.
   const auto at_1024 = overrule(1024, "direct");
   ASSERT_TRUE(at_1024);
@@ -45,7 +47,12 @@ TEST(ValidationCheck, TheModelStandsWhereTheMeasurementsSayNothingAgainstIt) {
   EXPECT_FALSE(overrule(4096, "direct", 8)) << "another number of ranks";
   EXPECT_FALSE(overrule(4096, "native")) << "the pick is the fastest measured";
   EXPECT_FALSE(overrule(4096, "bruck")) << "never validated";
-  EXPECT_FALSE(overrule(1024, "pairwise")) << "61 against 60 us: within the noise";
+  Calibration near = validated_on_16_ranks();
+  near.validation.push_back({"alltoall", 1024, "shift", 90.0, 59.0});
+  near.validation[1].measured_us = 70.0;  // native at 1 KiB
+  EXPECT_FALSE(
+      overrule_by_validation(Operation::alltoall, 1024, 16, "pairwise", near, algorithms_for(Operation::alltoall)))
+      << "61 against shift's 59 us: within the noise, and faster than native";
   EXPECT_FALSE(overrule_by_validation(Operation::alltoallv, 4096, 16, "direct", validated_on_16_ranks(),
                                       algorithms_for(Operation::alltoallv)))
       << "another operation";
@@ -73,26 +80,64 @@ TEST(ValidationCheck, BetweenValidatedSizesOnlyWhatKeptUpWithNativeAtBothEndsRun
   EXPECT_EQ(direct_512->algorithm, "native");
   EXPECT_EQ(direct_512->chosen_by,
             "the calibration's validation (between 256 and 1024 B per block the model's pick, direct, measured "
-            "18.8% slower than native at 1024 B; native measured fastest of those no slower than native at both ends)");
+            "18.8% slower than native at 1024 B; none measured faster than native beyond the noise (5.0%) at both "
+            "ends)");
   EXPECT_EQ(at(512, "bruck")->algorithm, "native");
   // At a validated size itself the measurements speak for themselves: direct at 256 B stands.
   EXPECT_FALSE(at(256, "direct"));
   // What kept up with native at both ends runs where it is the fastest of those.
   node.validation[2].measured_us = 16.0;  // group-shuffle at 256 B: under native
-  node.validation[3].measured_us = 22.0;  // and at 1 KiB 2.6% over it, within the noise
+  node.validation[3].measured_us = 20.0;  // and at 1 KiB, 6.7% under
   const auto shuffle = at(512, "direct");
   ASSERT_TRUE(shuffle);
   EXPECT_EQ(shuffle->algorithm, "group-shuffle");
-  EXPECT_FALSE(at(512, "group-shuffle")) << "the model's pick kept up with native: it stands";
+  EXPECT_NE(shuffle->chosen_by.find("group-shuffle measured fastest of those faster than native beyond the noise "
+                                    "(5.0%) at both ends"),
+            std::string::npos)
+      << shuffle->chosen_by;
+  EXPECT_FALSE(at(512, "group-shuffle")) << "the model's pick beat native at both ends: it stands";
+  node.validation[3].measured_us = 21.0;  // 2.1% under native at 1 KiB: within the noise
+  EXPECT_EQ(at(512, "group-shuffle")->algorithm, "native");
+}
+
+// A pick not measured faster than native beyond the noise gives way to native: the 16-core
+// node of docs/results.md, where direct measured 1.0% and 3.6% over native at 8 and 16 KiB
+// (and 5% and 8% over it in the benchmark that followed), and 0.8% under it at 32 KiB.
+TEST(ValidationCheck, APickNotClearlyFasterThanNativeGivesWayToNative) {
+  Calibration node;
+  node.ranks = 16;
+  node.validation = {
+      {"alltoall", 8192, "direct", 35.7, 62.87},         {"alltoall", 16384, "direct", 70.3, 90.06},
+      {"alltoall", 8192, "native", std::nullopt, 62.25}, {"alltoall", 16384, "native", std::nullopt, 86.91},
+      {"alltoall", 32768, "direct", 139.5, 140.0},       {"alltoall", 32768, "native", std::nullopt, 141.17},
+      {"alltoall", 65536, "direct", 270.0, 260.0},       {"alltoall", 65536, "native", std::nullopt, 289.08}};
+  const auto at = [&](std::size_t bytes) {
+    return overrule_by_validation(Operation::alltoall, bytes, 16, "direct", node, algorithms_for(Operation::alltoall));
+  };
+  for (const std::size_t bytes : {8192, 12288, 16384, 24576, 32768, 49152}) {
+    const auto choice = at(bytes);
+    ASSERT_TRUE(choice) << bytes;
+    EXPECT_EQ(choice->algorithm, "native") << bytes;
+  }
+  EXPECT_EQ(at(8192)->chosen_by,
+            "the calibration's validation (at 8192 B per block the model's pick, direct, measured 1.0% slower than "
+            "native at 8192 B; none measured faster than native beyond the noise (5.0%))");
+  EXPECT_NE(at(32768)->chosen_by.find("direct, measured only 0.8% faster than native at 32768 B"), std::string::npos)
+      << at(32768)->chosen_by;
+  EXPECT_FALSE(at(65536)) << "10% under native there: the model's pick stands";
+  node.validation_noise = kSimulatedValidationNoise;  // a simulated machine's times repeat: 0.8% is a difference
+  EXPECT_FALSE(at(32768));
+  EXPECT_EQ(at(16384)->algorithm, "native");
 }
 
 // The noise the calibration records: a simulated machine's (0.5%) lets a 1.2% difference
-// overrule the model, a real machine's default (5%) does not.
+// between two of topocoll's algorithms overrule the model, a real machine's default (5%) does not.
 TEST(ValidationCheck, TheCalibrationsNoiseDecidesWhatOverrules) {
   Calibration calibration;
   calibration.ranks = 24;
   calibration.validation = {{"alltoall", 65536, "overlap", 12058.6, 12261.6},
-                            {"alltoall", 65536, "native", std::nullopt, 12111.6}};
+                            {"alltoall", 65536, "direct", 12100.0, 12111.6},
+                            {"alltoall", 65536, "native", std::nullopt, 14000.0}};
   const auto overruled = [&] {
     return overrule_by_validation(Operation::alltoall, 65536, 24, "overlap", calibration,
                                   algorithms_for(Operation::alltoall));
@@ -101,7 +146,7 @@ TEST(ValidationCheck, TheCalibrationsNoiseDecidesWhatOverrules) {
   calibration.validation_noise = kSimulatedValidationNoise;
   const auto simulated = overruled();
   ASSERT_TRUE(simulated);
-  EXPECT_EQ(simulated->algorithm, "native");
+  EXPECT_EQ(simulated->algorithm, "direct");
   EXPECT_DOUBLE_EQ(validation_noise(calibration), 0.005);
 }
 
