@@ -12,19 +12,6 @@
 
 namespace topocoll::exec {
 
-namespace {
-
-std::string choice_key(const CheckedCall& call, std::size_t block_bytes) {
-  const AlgorithmKnobs& k = call.problem.knobs;
-  return std::string(to_string(call.operation)) + " " + std::to_string(call.problem.root) + " " +
-         std::to_string(block_bytes) + " " + std::to_string(k.group_width) + " " + std::to_string(k.max_scratch_bytes) +
-         " " + std::to_string(k.segment_bytes) + " " + std::to_string(k.stripes) + " " +
-         std::to_string(k.topo_linear_phases) + " " + std::to_string(k.topo_skipped_levels) + " " + call.topology_spec +
-         "\n" + call.calibration_path + "\n" + call.network_path;
-}
-
-}  // namespace
-
 MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_comm, AutoTraffic traffic) {
   if (call.calibration_path.empty()) {
     return Failure{MPI_ERR_ARG, "auto needs the machine's calibration: set CollectiveOptions::calibration or "
@@ -61,36 +48,47 @@ MaybeFailure resolve_auto(CommState& state, CheckedCall& call, MPI_Comm private_
     if (skewed) block_bytes = skewed->average_block_bytes;
     block_bytes = average_block_class(block_bytes);
   }
-  // The stand-in every rank can price alike: equal blocks in MPI_Alltoall's layout, or the
-  // root's row (column) of them; for an alltoallv whose traffic is skewed or sparse, its shape.
-  Problem uniform = call.problem;
-  std::optional<RootedBlocks> rooted;
-  std::optional<TrafficStandIn> stand_in;
-  if (is_rooted(op)) {
-    rooted.emplace(RootedBlocks::uniform(RootedBlocks::flow_of(op), call.problem.root, call.problem.size, block_bytes));
-    uniform = Problem::rooted(flows_from_root(op) ? Operation::scatter : Operation::gather, *rooted, topology);
-    uniform.knobs = call.problem.knobs;
-  } else if (skewed) {
-    stand_in.emplace(*skewed);
-    uniform.blocks = &*stand_in;
-    uniform.block_bytes = block_bytes;
-  } else {
-    // Even traffic: blocks of the average size, priced as the call's operation, so that an
-    // alltoallv's size exchange (lg's) is paid as the call will pay it.
-    uniform.blocks = nullptr;
-    uniform.block_bytes = block_bytes;
-  }
-  const std::string key = choice_key(call, block_bytes) + (skewed ? "\n" + skewed->key() : std::string());
+  const std::string shape = skewed ? skewed->key() : std::string();
+  const AutoChoiceKeyView key{op,
+                              call.problem.root,
+                              block_bytes,
+                              call.problem.knobs,
+                              call.topology_spec,
+                              call.calibration_path,
+                              call.network_path,
+                              shape};
   auto cached = state.auto_choices().find(key);
   if (cached == state.auto_choices().end()) {
     // Bounded: a code that calls with ever new sizes starts the cache afresh now and then.
     if (state.auto_choices().size() >= kMostAutoChoices) state.auto_choices().clear();
+    // The stand-in every rank can price alike: equal blocks in MPI_Alltoall's layout, or the
+    // root's row (column) of them; for an alltoallv whose traffic is skewed or sparse, its shape.
+    Problem uniform = call.problem;
+    std::optional<RootedBlocks> rooted;
+    std::optional<TrafficStandIn> stand_in;
+    if (is_rooted(op)) {
+      rooted.emplace(
+          RootedBlocks::uniform(RootedBlocks::flow_of(op), call.problem.root, call.problem.size, block_bytes));
+      uniform = Problem::rooted(flows_from_root(op) ? Operation::scatter : Operation::gather, *rooted, topology);
+      uniform.knobs = call.problem.knobs;
+    } else if (skewed) {
+      stand_in.emplace(*skewed);
+      uniform.blocks = &*stand_in;
+      uniform.block_bytes = block_bytes;
+    } else {
+      // Even traffic: blocks of the average size, priced as the call's operation, so that an
+      // alltoallv's size exchange (lg's) is paid as the call will pay it.
+      uniform.blocks = nullptr;
+      uniform.block_bytes = block_bytes;
+    }
     std::vector<Algorithm> candidates;
     for (const Algorithm& a : algorithms_for(op)) {
       // For the v forms only the algorithms that take blocks of different sizes.
       if (a.has_schedule() && (!variable || a.supports(call.problem).ok)) candidates.push_back(a);
     }
-    cached = state.auto_choices().emplace(key, choose_for_call(op, block_bytes, uniform, *calibration, candidates)).first;
+    cached = state.auto_choices()
+                 .emplace(AutoChoiceKey(key), choose_for_call(op, block_bytes, uniform, *calibration, candidates))
+                 .first;
   }
   call.algorithm = find_algorithm(op, cached->second.algorithm);
   call.problem.knobs = cached->second.knobs;

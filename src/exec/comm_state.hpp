@@ -15,6 +15,7 @@
 #include <memory>
 #include <string>
 
+#include "exec/auto_choice_key.hpp"
 #include "exec/auto_shortcut.hpp"
 #include "exec/error_log.hpp"
 #include "exec/failure.hpp"
@@ -72,9 +73,9 @@ class CommState {
   // call left unmatched can never be taken by a later call. Local; cycles through the tag
   // space (at least 32768 calls before a tag comes back).
   CallTags next_call_tags();
-  // auto's choices, by a key describing the problem (see auto_choice.cpp), at most
-  // kMostAutoChoices of them.
-  std::map<std::string, AutoRun>& auto_choices() { return auto_choices_; }
+  // auto's choices, by what they depend on (auto_choice_key.hpp), at most kMostAutoChoices of them.
+  using AutoChoices = std::map<AutoChoiceKey, AutoRun, AutoChoiceOrder>;
+  AutoChoices& auto_choices() { return auto_choices_; }
   // The uniform calls auto hands to the MPI library, for a quick way there (auto_shortcut.hpp).
   AutoShortcuts& auto_shortcuts() { return auto_shortcuts_; }
   // The v forms' traffic summaries for auto, one set per operation (traffic_summary_exchange.hpp).
@@ -99,7 +100,7 @@ class CommState {
   std::map<std::string, Topology> topologies_;
   std::map<std::string, std::unique_ptr<CommNetwork>> networks_;
   std::map<std::string, Calibration> calibrations_;
-  std::map<std::string, AutoRun> auto_choices_;
+  AutoChoices auto_choices_;
   AutoShortcuts auto_shortcuts_;
   // After private_comm_, so that a summary still on its way is completed before it is freed.
   std::map<Operation, TrafficSummaries> summaries_;

@@ -7,8 +7,10 @@
 #include <fstream>
 
 #include "mpi_test_support.hpp"
+#include "select/calibration.hpp"
 #include "topocoll/topocoll.h"
 #include "topocoll/topocoll.hpp"
+#include "topology/topology.hpp"
 
 namespace topocoll::testing {
 namespace {
@@ -161,6 +163,47 @@ TEST_F(Auto, WithoutOrWithABrokenCalibrationIsAClearError) {
   MPI_Barrier(comm);
   if (rank_in(comm) == 0) std::remove(broken.c_str());
   MPI_Comm_free(&comm);
+}
+
+// auto's choices are kept per communicator by everything they depend on: the same call under two
+// calibrations whose decision tables name different algorithms runs each one's, however the
+// calls alternate (a key that left the calibration out would run the first one's for both).
+TEST_F(Auto, EachCalibrationKeepsItsOwnChoice) {
+  const int p = size_of(MPI_COMM_WORLD);
+  const std::string spec = "flat:" + std::to_string(p);
+  std::string error;
+  const auto flat = Topology::parse(spec, &error);
+  ASSERT_TRUE(flat) << error;
+  // As auto sees it: the node level found by MPI_Comm_split_type added (the test's ranks share one).
+  const Topology topology = flat->with_inner_level("node", std::vector<int>(static_cast<std::size_t>(p), 0));
+  auto calibration = load_calibration(kCalibration, &error);
+  ASSERT_TRUE(calibration) << error;
+  const std::string prefix = "/tmp/topocoll_auto_key_test_" + std::to_string(p) + "_";
+  const std::vector<std::string> named = {"pairwise", "direct"};
+  std::vector<std::string> paths;
+  for (const std::string& algorithm : named) {
+    paths.push_back(prefix + algorithm + ".json");
+    calibration->decisions = {{Operation::alltoall, p, topology_shape(topology), 1, 1 << 20, algorithm, {}}};
+    if (rank_in(MPI_COMM_WORLD) == 0) std::ofstream(paths.back()) << calibration_to_json(*calibration);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  std::vector<int> send = make_send_blocks(MPI_COMM_WORLD, 4), result(send.size(), kCanary);
+  for (int round = 0; round < 3; ++round) {
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      AlltoallOptions options = auto_with(paths[i]);
+      options.topology = spec;
+      std::string chosen, by;
+      options.chosen_algorithm = &chosen;
+      options.chosen_by = &by;
+      EXPECT_EQ(alltoall(send.data(), 4, MPI_INT, result.data(), 4, MPI_INT, MPI_COMM_WORLD, options), MPI_SUCCESS)
+          << topocoll_error_message();
+      EXPECT_EQ(chosen, named[i]) << "round " << round << ": " << by;
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank_in(MPI_COMM_WORLD) == 0) {
+    for (const std::string& path : paths) std::remove(path.c_str());
+  }
 }
 
 }  // namespace
