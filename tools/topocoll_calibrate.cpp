@@ -42,7 +42,7 @@
 #include "calibration_validation.hpp"
 #include "exec/copy_cost.hpp"
 #include "select/calibration.hpp"
-#include "select/eager_copy_fit.hpp"
+#include "select/probe_fits.hpp"
 #include "select/validation_check.hpp"
 #include "topology/topology_file.hpp"
 
@@ -297,31 +297,57 @@ std::vector<GroupCapacityCalibration> measure_group_capacities(MPI_Comm comm, co
   return limits;
 }
 
-// Rank 0's innermost group (a node), its ranks all running topocoll's direct with small blocks
-// (BusyMessagesCalibration); none with fewer than two ranks there.
-std::optional<BusyMessagesCalibration> measure_busy_messages(MPI_Comm comm, const Topology& topology,
+// Rank 0's innermost group (a node), its ranks all running topocoll's direct with blocks of
+// `bytes` (BusyMessagesCalibration); none with fewer than two ranks there.
+std::optional<BusyMessagesCalibration> measure_busy_exchange(MPI_Comm comm, const Topology& topology, std::size_t bytes,
                                                              double copy_bandwidth, const ProbeSettings& settings) {
   const int level = topology.level_count() - 1;
   if (level < 0) return std::nullopt;
   const std::vector<int> ranks = group_probe_ranks(topology, level);
   if (ranks.size() < 2) return std::nullopt;
-  return BusyMessagesCalibration{topology.levels()[level], static_cast<int>(ranks.size()), kBusyMessageBytes,
-                                 measure_busy_exchange_us(comm, ranks, kBusyMessageBytes, copy_bandwidth, settings)};
+  return BusyMessagesCalibration{topology.levels()[level], static_cast<int>(ranks.size()), bytes,
+                                 measure_busy_exchange_us(comm, ranks, bytes, copy_bandwidth, settings)};
 }
 
-// The same ranks with blocks of half the eager limit (EagerMessagesCalibration), after
-// busy_messages, and the copy bandwidth fitted to them; none without an eager limit or busy_messages.
-std::optional<EagerMessagesCalibration> measure_eager_messages(MPI_Comm comm, const Topology& topology,
-                                                               const Calibration& c, double copy_bandwidth,
-                                                               const ProbeSettings& settings) {
-  if (!c.busy_messages || !c.recv_overhead_until_bytes || *c.recv_overhead_until_bytes < 2) return std::nullopt;
-  // Half the limit: surely below it once the library has added its own header.
-  const std::size_t bytes = *c.recv_overhead_until_bytes / 2;
-  const std::vector<int> ranks = group_probe_ranks(topology, topology.level_count() - 1);
-  EagerMessagesCalibration eager{c.busy_messages->level, static_cast<int>(ranks.size()), bytes,
-                                 measure_busy_exchange_us(comm, ranks, bytes, copy_bandwidth, settings), std::nullopt};
-  eager.copy_bytes_per_s = fit_eager_copy_bytes_per_s(c, eager, topology.restricted_to(ranks));
-  return eager;
+// The probes of the messages of the node's busy ranks, each fitted after the one before:
+// busy_messages (8 B blocks), eager_messages (half the eager limit: surely below it once the
+// library has added its own header) and rendezvous_messages (twice the limit); the last two
+// only with an eager limit and busy_messages.
+void measure_busy_probes(MPI_Comm comm, const Topology& topology, double copy_bandwidth, const ProbeSettings& settings,
+                         Calibration& c, std::ostream& log) {
+  const auto measured = [&](std::size_t bytes) {
+    auto exchange = measure_busy_exchange(comm, topology, bytes, copy_bandwidth, settings);
+    if (exchange) {
+      log << exchange->level << " (" << exchange->ranks << " ranks, all busy): direct with " << exchange->bytes
+          << " B blocks " << exchange->exchange_us << " us a call; ";
+    }
+    return exchange;
+  };
+  const std::string stood =
+      "the model prices it within " + std::to_string(static_cast<int>(kProbeNoise * 100)) + "% or above: ";
+  c.busy_messages = measured(kBusyMessageBytes);
+  if (!c.busy_messages) return;
+  log << "latency and overheads among them scaled by " << c.busy_factor() << "\n";
+  if (!c.recv_overhead_until_bytes || *c.recv_overhead_until_bytes < 2) return;
+  const std::size_t limit = *c.recv_overhead_until_bytes;
+  const Topology ranks = topology.restricted_to(group_probe_ranks(topology, topology.level_count() - 1));
+  if (auto exchange = measured(limit / 2)) {
+    c.eager_messages = EagerMessagesCalibration{*exchange, fit_eager_copy_bytes_per_s(c, *exchange, ranks)};
+    if (c.eager_messages->copy_bytes_per_s) {
+      log << "eager messages copied in and out at " << *c.eager_messages->copy_bytes_per_s << " B/s by the model\n";
+    } else {
+      log << stood << "no copies charged\n";
+    }
+  }
+  if (auto exchange = measured(2 * limit)) {
+    c.rendezvous_messages = RendezvousMessagesCalibration{*exchange, fit_rendezvous_us(c, *exchange, ranks)};
+    if (c.rendezvous_messages->per_message_us) {
+      log << "each message's rendezvous costs its receiver " << *c.rendezvous_messages->per_message_us
+          << " us in the model\n";
+    } else {
+      log << stood << "no rendezvous charged\n";
+    }
+  }
 }
 
 std::vector<int> members(const Topology& t, int group) {
@@ -465,24 +491,7 @@ Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& top
   }
   log << "copy: " << c.copy.bytes_per_s << " B/s (" << c.copy.source << ")\n";
 
-  const double library_copy_bandwidth = kSimulated ? c.copy.bytes_per_s : 0.0;
-  c.busy_messages = measure_busy_messages(comm, topology, library_copy_bandwidth, settings);
-  if (c.busy_messages) {
-    log << c.busy_messages->level << " (" << c.busy_messages->ranks << " ranks, all busy): direct with "
-        << c.busy_messages->bytes << " B blocks " << c.busy_messages->exchange_us
-        << " us a call; latency and overheads among them scaled by " << c.busy_factor() << "\n";
-  }
-  c.eager_messages = measure_eager_messages(comm, topology, c, library_copy_bandwidth, settings);
-  if (c.eager_messages) {
-    const EagerMessagesCalibration& e = *c.eager_messages;
-    log << e.level << " (" << e.ranks << " ranks, all busy): direct with " << e.bytes << " B blocks " << e.exchange_us
-        << " us a call; ";
-    if (e.copy_bytes_per_s) {
-      log << "eager messages copied in and out at " << *e.copy_bytes_per_s << " B/s by the model\n";
-    } else {
-      log << "the model prices it within " << kProbeNoise * 100 << "% or above: no copies charged\n";
-    }
-  }
+  measure_busy_probes(comm, topology, kSimulated ? c.copy.bytes_per_s : 0.0, settings, c, log);
   return c;
 }
 

@@ -65,7 +65,9 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
     // first one's completion is in the latency). Without a measured o_r, a receive costs o as a
     // post, beside the sends.
     const std::size_t sends = message_count(load.sends);
-    double messages = static_cast<double>(sends), completing_us = copy_out_us;
+    // Beyond the eager limit the receiver's CPU runs each message's rendezvous (machine_cost.hpp).
+    const double rendezvous_us = m.rendezvous_us ? static_cast<double>(receives - eager) * *m.rendezvous_us : 0.0;
+    double messages = static_cast<double>(sends), completing_us = copy_out_us + rendezvous_us;
     if (m.recv_overhead_us) {
       if (eager > 1) completing_us += static_cast<double>(eager - 1) * *m.recv_overhead_us;
     } else {

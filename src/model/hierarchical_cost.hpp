@@ -10,7 +10,8 @@
 //    first one's completion is in the calibrated latency; only receives up to the eager limit
 //    count). Without a measured o_r: n = max(sends, receives) and c = 0 (a receive costs o).
 //    With the eager messages' copy bandwidth known, the posts also take the CPU's copies of
-//    the eager messages sent, and c the copies of those received (machine_cost.hpp).
+//    the eager messages sent, and c the copies of those received (machine_cost.hpp); with a
+//    rendezvous cost known, c also takes it once per message received above the eager limit.
 //    Copies after the posts (LocalCopy::after_posts) overlap the flows: the rank also takes
 //    its copies + n * o + those copies + c;
 //  - each message on its own: the sender's copies + o + latency + bytes / bandwidth of its level;

@@ -30,6 +30,10 @@ std::optional<std::string> check_machine(const MachineCost& machine) {
     if (!positive(*machine.eager_copy_bytes_per_us)) return "the eager messages' copy bandwidth must be positive";
     if (!machine.recv_overhead_until_bytes) return "the eager messages' copy bandwidth needs the eager limit";
   }
+  if (machine.rendezvous_us) {
+    if (!non_negative(*machine.rendezvous_us)) return "the rendezvous cost must be 0 or more";
+    if (!machine.recv_overhead_until_bytes) return "the rendezvous cost needs the eager limit";
+  }
   if (!positive(machine.injection_bytes_per_us)) return "the injection bandwidth must be positive";
   if (!positive(machine.ejection_bytes_per_us)) return "the ejection bandwidth must be positive";
   if (!non_negative(machine.copy_bytes_per_us)) return "the copy bandwidth must be 0 (free) or more";

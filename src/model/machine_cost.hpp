@@ -79,6 +79,11 @@ struct MachineCost {
   // completing, at this rate each (shared memory's copy in and copy out, which a ping-pong's
   // bandwidth does not show at these sizes). Unset: not charged. Needs the eager limit.
   std::optional<double> eager_copy_bytes_per_us;
+  // CPU time a message above the eager limit costs its receiver beyond o_r's: the library's
+  // rendezvous (matching the sender's request to send, answering it, taking the data in
+  // pieces), which the receiver's CPU runs one message after another while it completes its
+  // receives. Unset: not charged. Needs the eager limit.
+  std::optional<double> rendezvous_us;
   double injection_bytes_per_us = 0.0;  // a rank's link outwards, shared by all its flows
   double ejection_bytes_per_us = 0.0;   // ... inwards
   std::optional<BackboneCost> backbone;

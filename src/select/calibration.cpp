@@ -131,27 +131,35 @@ Calibration read(const json& root) {
     }
     c.group_capacities.push_back(std::move(g));
   });
-  if (const auto found = root.find("busy_messages"); found != root.end() && !found->is_null()) {
-    const std::string at = "busy_messages";
+  // busy_messages, and the exchange of eager_messages and rendezvous_messages; null: absent.
+  const auto busy_exchange = [&](const char* key) -> std::optional<BusyMessagesCalibration> {
+    const auto found = root.find(key);
+    if (found == root.end() || found->is_null()) return std::nullopt;
+    const std::string at = key;
     if (!found->is_object()) fail(at, "must be an object or null");
     BusyMessagesCalibration b{text(*found, at, "level", true), whole(*found, at, "ranks"),
                               byte_count(*found, at, "bytes"), number(*found, at, "exchange_us", true)};
     if (b.ranks < 2) fail(at + ".ranks", "must be at least 2 (ranks that exchange)");
-    c.busy_messages = std::move(b);
-  }
-  if (const auto found = root.find("eager_messages"); found != root.end() && !found->is_null()) {
-    const std::string at = "eager_messages";
-    if (!found->is_object()) fail(at, "must be an object or null");
-    EagerMessagesCalibration e{text(*found, at, "level", true), whole(*found, at, "ranks"),
-                               byte_count(*found, at, "bytes"), number(*found, at, "exchange_us", true), std::nullopt};
-    if (e.ranks < 2) fail(at + ".ranks", "must be at least 2 (ranks that exchange)");
-    if (const json& rate = member(*found, at, "copy_bytes_per_s"); !rate.is_null()) {
-      e.copy_bytes_per_s = number(*found, at, "copy_bytes_per_s", true);
-      if (!c.recv_overhead_until_bytes) {
-        fail(at + ".copy_bytes_per_s", "needs recv_overhead_until_bytes (the eager limit it applies up to)");
-      }
+    return b;
+  };
+  // Its fitted parameter (null: the model stood), which applies up to (or beyond) the eager limit.
+  const auto fitted = [&](const char* key, const char* field, bool positive) -> std::optional<double> {
+    const std::string at = key;
+    if (member(root.at(key), at, field).is_null()) return std::nullopt;
+    const double value = number(root.at(key), at, field, positive);
+    if (!c.recv_overhead_until_bytes) {
+      fail(at + "." + field, "needs recv_overhead_until_bytes (the eager limit it applies to)");
     }
-    c.eager_messages = std::move(e);
+    return value;
+  };
+  c.busy_messages = busy_exchange("busy_messages");
+  if (auto exchange = busy_exchange("eager_messages")) {
+    c.eager_messages =
+        EagerMessagesCalibration{std::move(*exchange), fitted("eager_messages", "copy_bytes_per_s", true)};
+  }
+  if (auto exchange = busy_exchange("rendezvous_messages")) {
+    c.rendezvous_messages =
+        RendezvousMessagesCalibration{std::move(*exchange), fitted("rendezvous_messages", "per_message_us", false)};
   }
   const json& copy = member(root, "", "copy");
   if (!copy.is_object()) fail("copy", "must be an object");
@@ -194,6 +202,7 @@ MachineCost Calibration::machine() const {
   if (eager_messages && eager_messages->copy_bytes_per_s) {
     m.eager_copy_bytes_per_us = *eager_messages->copy_bytes_per_s * kPerUs;
   }
+  if (rendezvous_messages) m.rendezvous_us = rendezvous_messages->per_message_us;
   m.injection_bytes_per_us = node.injection_bytes_per_s * kPerUs;
   m.ejection_bytes_per_us = node.ejection_bytes_per_s * kPerUs;
   if (backbone) {
@@ -315,19 +324,18 @@ std::string calibration_to_json(const Calibration& c) {
     }
     root["group_capacities"] = groups;
   }
-  if (c.busy_messages) {
-    const BusyMessagesCalibration& b = *c.busy_messages;
-    root["busy_messages"] = {
-        {"level", b.level}, {"ranks", b.ranks}, {"bytes", b.bytes}, {"exchange_us", b.exchange_us}};
-  }
+  const auto exchange_json = [](const BusyMessagesCalibration& b) {
+    return ordered_json{{"level", b.level}, {"ranks", b.ranks}, {"bytes", b.bytes}, {"exchange_us", b.exchange_us}};
+  };
+  const auto or_null = [](const std::optional<double>& value) { return value ? ordered_json(*value) : ordered_json(); };
+  if (c.busy_messages) root["busy_messages"] = exchange_json(*c.busy_messages);
   if (c.eager_messages) {
-    const EagerMessagesCalibration& e = *c.eager_messages;
-    root["eager_messages"] = {
-        {"level", e.level},
-        {"ranks", e.ranks},
-        {"bytes", e.bytes},
-        {"exchange_us", e.exchange_us},
-        {"copy_bytes_per_s", e.copy_bytes_per_s ? ordered_json(*e.copy_bytes_per_s) : ordered_json()}};
+    root["eager_messages"] = exchange_json(c.eager_messages->exchange);
+    root["eager_messages"]["copy_bytes_per_s"] = or_null(c.eager_messages->copy_bytes_per_s);
+  }
+  if (c.rendezvous_messages) {
+    root["rendezvous_messages"] = exchange_json(c.rendezvous_messages->exchange);
+    root["rendezvous_messages"]["per_message_us"] = or_null(c.rendezvous_messages->per_message_us);
   }
   root["copy"] = {{"bytes_per_s", c.copy.bytes_per_s}, {"source", c.copy.source}};
   if (!c.validation.empty()) {

@@ -18,6 +18,8 @@
 //    "busy_messages": {"level": "node", "ranks": 16, "bytes": 8, "exchange_us": 11.9},
 //    "eager_messages": {"level": "node", "ranks": 16, "bytes": 2048, "exchange_us": 44.0,
 //                       "copy_bytes_per_s": 2.9e9},
+//    "rendezvous_messages": {"level": "node", "ranks": 16, "bytes": 8192, "exchange_us": 70.0,
+//                            "per_message_us": 1.5},
 //    "copy": {"bytes_per_s": 5e9, "source": "given"},
 //    "validation": [{"operation": "alltoall", "bytes": 1024, "algorithm": "direct",
 //                    "predicted_us": 5120.4, "measured_us": 5301.2}, ...], "validation_noise": 0.005,
@@ -44,7 +46,7 @@
 namespace topocoll {
 
 inline constexpr std::string_view kCalibrationFormat = "topocoll-calibration 1";
-// How far below a probe's measured time (busy_messages, eager_messages) the model's price may
+// How far below a probe's measured time (busy_messages, eager_messages, rendezvous_messages) the model's price may
 // be and still stand: the probe's noise.
 inline constexpr double kProbeNoise = 0.1;
 
@@ -126,11 +128,17 @@ struct BusyMessagesCalibration {
 // messages in and out (MachineCost::eager_copy_bytes_per_us) so that the model prices it at
 // the measured time; absent (null in the file) where the model stood.
 struct EagerMessagesCalibration {
-  std::string level;
-  int ranks = 0;
-  std::size_t bytes = 0;  // per message
-  double exchange_us = 0.0;
+  BusyMessagesCalibration exchange;
   std::optional<double> copy_bytes_per_s;
+};
+
+// The same with blocks of twice the eager limit, after the eager copies: where the model
+// prices that call more than 10% below its measured time, topocoll-calibrate fits the CPU time
+// each message's rendezvous costs its receiver (MachineCost::rendezvous_us); absent (null in
+// the file) where the model stood.
+struct RendezvousMessagesCalibration {
+  BusyMessagesCalibration exchange;
+  std::optional<double> per_message_us;
 };
 
 struct CopyCalibration {
@@ -166,6 +174,7 @@ struct Calibration {
   std::vector<GroupCapacityCalibration> group_capacities;  // absent in files from before it was measured
   std::optional<BusyMessagesCalibration> busy_messages;   // absent: not measured (one rank per group)
   std::optional<EagerMessagesCalibration> eager_messages;  // absent: not measured (no eager limit given)
+  std::optional<RendezvousMessagesCalibration> rendezvous_messages;  // the same
   CopyCalibration copy;
   std::vector<ValidationPoint> validation;
   // What the validation's times may differ by and still be noise, as a fraction; absent: 5%

@@ -26,7 +26,8 @@ Calibration sample() {
   c.group_capacities = {{"node", 0, 16, 240, 3.6e10}};
   // direct among 16 ranks of a node: 60 us a call, below the 61 us the model prices it at.
   c.busy_messages = BusyMessagesCalibration{"node", 16, 8, 60.0};
-  c.eager_messages = EagerMessagesCalibration{"node", 16, 2048, 300.0, 4.7e9};
+  c.eager_messages = EagerMessagesCalibration{{"node", 16, 2048, 300.0}, 4.7e9};
+  c.rendezvous_messages = RendezvousMessagesCalibration{{"node", 16, 131072, 900.0}, 1.5};
   c.copy = {5e9, "given"};
   c.validation = {{"alltoall", 1024, "direct", 5120.5, 5301.25}, {"alltoall", 1024, "native", std::nullopt, 5200.0}};
   c.validation_noise = 0.005;
@@ -47,6 +48,7 @@ TEST(CalibrationFile, RoundTrip) {
     text.erase("recv_overhead_us");
     text.erase("recv_overhead_until_bytes");
     text.erase("eager_messages");  // measured later still
+    text.erase("rendezvous_messages");
     const auto without = parse_calibration(text.dump(), &error);
     ASSERT_TRUE(without) << error;
     EXPECT_FALSE(without->machine().recv_overhead_us);
@@ -149,7 +151,7 @@ TEST(CalibrationFile, EagerMessagesGiveTheModelItsCopies) {
   const auto back = parse_calibration(calibration_to_json(c), &error);
   ASSERT_TRUE(back) << error;
   ASSERT_TRUE(back->eager_messages);
-  EXPECT_EQ(back->eager_messages->bytes, 2048u);
+  EXPECT_EQ(back->eager_messages->exchange.bytes, 2048u);
   EXPECT_EQ(back->eager_messages->copy_bytes_per_s, std::optional<double>{4.7e9});
   EXPECT_EQ(c.machine().eager_copy_bytes_per_us, std::optional<double>{4700.0});
   c.eager_messages->copy_bytes_per_s.reset();  // the model stood: measured, nothing charged
@@ -161,6 +163,25 @@ TEST(CalibrationFile, EagerMessagesGiveTheModelItsCopies) {
   c.eager_messages.reset();  // not measured (no eager limit given), or an older file
   EXPECT_EQ(calibration_to_json(c).find("eager_messages"), std::string::npos);
   EXPECT_FALSE(c.machine().eager_copy_bytes_per_us);
+}
+
+TEST(CalibrationFile, RendezvousMessagesGiveTheModelItsCost) {
+  Calibration c = sample();
+  std::string error;
+  const auto back = parse_calibration(calibration_to_json(c), &error);
+  ASSERT_TRUE(back) << error;
+  ASSERT_TRUE(back->rendezvous_messages);
+  EXPECT_EQ(back->rendezvous_messages->exchange.bytes, 131072u);
+  EXPECT_DOUBLE_EQ(back->rendezvous_messages->exchange.exchange_us, 900.0);
+  EXPECT_EQ(back->machine().rendezvous_us, std::optional<double>{1.5});
+  c.rendezvous_messages->per_message_us.reset();  // the model stood
+  const auto stood = parse_calibration(calibration_to_json(c), &error);
+  ASSERT_TRUE(stood) << error;
+  ASSERT_TRUE(stood->rendezvous_messages);
+  EXPECT_FALSE(stood->machine().rendezvous_us);
+  c.rendezvous_messages.reset();
+  EXPECT_EQ(calibration_to_json(c).find("rendezvous_messages"), std::string::npos);
+  EXPECT_FALSE(c.machine().rendezvous_us);
 }
 
 std::string error_after(const std::function<void(nlohmann::json&)>& change) {
@@ -207,7 +228,16 @@ TEST(CalibrationFile, ErrorsNameTheField) {
   EXPECT_EQ(error_after([](json& d) { d["eager_messages"]["ranks"] = 1; }),
             "eager_messages.ranks must be at least 2 (ranks that exchange)");
   EXPECT_EQ(error_after([](json& d) { d.erase("recv_overhead_until_bytes"); }),
-            "eager_messages.copy_bytes_per_s needs recv_overhead_until_bytes (the eager limit it applies up to)");
+            "eager_messages.copy_bytes_per_s needs recv_overhead_until_bytes (the eager limit it applies to)");
+  EXPECT_EQ(error_after([](json& d) {
+              d.erase("recv_overhead_until_bytes");
+              d.erase("eager_messages");
+            }),
+            "rendezvous_messages.per_message_us needs recv_overhead_until_bytes (the eager limit it applies to)");
+  EXPECT_EQ(error_after([](json& d) { d["rendezvous_messages"]["per_message_us"] = -1; }),
+            "rendezvous_messages.per_message_us must be a number, 0 or more");
+  EXPECT_EQ(error_after([](json& d) { d["rendezvous_messages"] = 3; }),
+            "rendezvous_messages must be an object or null");
   EXPECT_EQ(error_after([](json& d) { d["recv_overhead_until_bytes"] = -1; }),
             "recv_overhead_until_bytes must be a whole number of bytes, 0 or more");
   EXPECT_EQ(error_after([](json& d) { d["validation"][0]["measured_us"] = 0; }),

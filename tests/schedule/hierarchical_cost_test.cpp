@@ -129,8 +129,9 @@ TEST(HierarchicalCost, ReceivesCompleteAfterThePosts) {
 // o_r = 2 and eager copies at 8 bytes/us (2 us per 16-byte block).
 //  gather, the root: c = 8 x 16 / 8 + 7 x 2 = 30: 10 + max(30, 1 + 1.28 + 30) = 42.28;
 //  direct: 16 us of copies in, c = 16 + 14 = 30: 10 + max(8 x 1 + 16 + 0.16 + 30, 1 + 1.28 + 30) = 64.16;
-//  blocks above the eager limit: no copies, no completions (12.28 and 10 + max(8.16, 2.28) = 18.16).
-TEST(HierarchicalCost, EagerMessagesAreCopiedByTheCpus) {
+//  blocks above the eager limit: no copies, no completions (12.28 and 10 + max(8.16, 2.28) = 18.16),
+//  but a rendezvous cost when one is known (below).
+TEST(HierarchicalCost, EagerCopiesAndRendezvousTakeTheCpus) {
   MachineCost m = test_machines::by_hand();
   m.recv_overhead_us = 2.0;
   m.recv_overhead_until_bytes = 16;
@@ -152,9 +153,23 @@ TEST(HierarchicalCost, EagerMessagesAreCopiedByTheCpus) {
   EXPECT_NEAR(gather_us(), 12.28, 1e-9);
   EXPECT_NEAR(direct_us(), 18.16, 1e-9);
 
+  // Above the limit each message's rendezvous costs its receiver 3 us: the root's c = 8 x 3.
+  //  gather: 10 + max(24, 1 + 1.28 + 24) = 36.28; direct: 10 + max(8 x 1 + 0.16 + 24, 1 + 1.28 + 24) = 42.16.
+  m.rendezvous_us = 3.0;
+  EXPECT_NEAR(gather_us(), 36.28, 1e-9);
+  EXPECT_NEAR(direct_us(), 42.16, 1e-9);
+  m.recv_overhead_until_bytes = 16;  // eager again: no rendezvous
+  EXPECT_NEAR(gather_us(), 42.28, 1e-9);
+
   m.recv_overhead_until_bytes.reset();
+  m.rendezvous_us.reset();
   ASSERT_TRUE(check_machine(m));
   EXPECT_EQ(*check_machine(m), "the eager messages' copy bandwidth needs the eager limit");
+  m.eager_copy_bytes_per_us.reset();
+  m.rendezvous_us = 3.0;
+  ASSERT_TRUE(check_machine(m));
+  EXPECT_EQ(*check_machine(m), "the rendezvous cost needs the eager limit");
+  m.eager_copy_bytes_per_us = 8.0;
   m.recv_overhead_until_bytes = 16;
   m.eager_copy_bytes_per_us = 0.0;
   ASSERT_TRUE(check_machine(m));
