@@ -18,6 +18,9 @@
 //    rank sends flows across to up to 32 ranks at once (latency-weighted sharing);
 //  - the local copy bandwidth: memcpy, or under SMPI the value given with --copy-bandwidth (what
 //    topocoll charges there; the library's default when not given);
+//  - rank 0's node, its ranks all busy running direct, 100 calls in a row: with 8-byte blocks
+//    (busy_messages), and with --eager-limit at half and twice the limit (eager_messages,
+//    rendezvous_messages), each fitted to the model where it prices the call more than 10% under;
 // then a validation pass (calibration_validation.hpp): every algorithm the model prices for the
 // total exchange, and native, timed at a few sizes beside its prediction (stored in the file).
 // The topology comes from the spec (clusters:N1,N2,..., flat:N, or a topology file); a "node"
@@ -83,9 +86,12 @@ calibration file (JSON) for `auto` (docs/algorithms.md, section "auto").
   --copy-bandwidth B/S   local copy bandwidth in bytes per second: recorded as given; without
                          it, memcpy is measured (real MPI) or topocoll's default for simulation
                          is recorded (SMPI, where topocoll charges copies at that bandwidth)
-  --eager-limit BYTES    the MPI library's eager limit: received messages above it pay no
-                         per-message completion overhead in the model (recorded as
-                         recv_overhead_until_bytes; default: none, every size pays it)
+  --eager-limit BYTES    the largest message the MPI library sends eagerly (Open MPI: the
+                         btl's eager limit less ob1's 16-byte header): received messages above
+                         it pay no per-message completion overhead in the model but a
+                         rendezvous, and messages up to it the CPUs' copies, both measured on
+                         the node's busy ranks (recorded as recv_overhead_until_bytes; default:
+                         none, every size pays the completion, nothing else)
   --repetitions N        timed runs per point, the median is kept (default 5)
   --node-flows K         peers of the injection and ejection probes (default 8)
   --validate-sizes LIST  block sizes in bytes of the validation pass, comma-separated, or none
