@@ -56,9 +56,9 @@ std::optional<ValidatedChoice> overrule_by_validation(Operation operation, std::
            std::any_of(candidates.begin(), candidates.end(), [&](const Algorithm& a) { return a.name == name; });
   };
   // Native runs unless an algorithm measured faster than it beyond the noise: a pick within the
-  // noise of native has little to gain and the noise to lose (on a 16-core node, in three jobs,
-  // the validation put direct 0.0 to 4.7% over or under native at 4-64 KiB, and the benchmark
-  // that followed then found the algorithm auto ran up to 10% over native). Strictly between two
+  // noise of native has little to gain and the noise to lose (on a 16-core node, in four jobs,
+  // the validation put direct within 5% of native, either side, at 22 of 24 points from 8 to
+  // 256 KiB, and the benchmark minutes later at 0.92-1.11 of native). Strictly between two
   // validated sizes the interpolation is a guess: the MPI library changes algorithm and
   // protocol in between (on that node native took 18.1, 22.2 and 21.7 us at 256, 512 and 1024 B
   // per block, and direct, fastest at 256 B and 19% over native at 1 KiB, was 16% over native
