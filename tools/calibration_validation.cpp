@@ -123,9 +123,10 @@ std::vector<ValidationPoint> validate_calibration(MPI_Comm comm, const Calibrati
                              "): measure again on a quieter machine, or with more --repetitions");
   }
   const int p = topology.size();
-  Calibration measured = calibration;  // with the points measured so far, for the log
+  // The calibration with the points measured so far (each size's log line reads them).
+  Calibration measured = calibration;
+  measured.validation.clear();
   bench::StartSync sync{settings.window_start};
-  std::vector<ValidationPoint> points;
   for (const std::size_t bytes : settings.sizes) {
     const std::size_t buffer_bytes = static_cast<std::size_t>(p) * bytes;
     if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
@@ -159,11 +160,10 @@ std::vector<ValidationPoint> validate_calibration(MPI_Comm comm, const Calibrati
     unpredicted.algorithm = "native";
     add_run(unpredicted, "native");
     time_runs(comm, send, recv, bytes, runs, settings.repetitions, settings.timed_loops, sync);
-    for (TimedRun& run : runs) points.push_back(std::move(run.point));
-    measured.validation = points;
+    for (TimedRun& run : runs) measured.validation.push_back(std::move(run.point));
     log_size(measured, bytes, describe_run(choice.algorithm, choice.knobs), log);
   }
-  return points;
+  return std::move(measured.validation);
 }
 
 }  // namespace topocoll::calibrate

@@ -303,56 +303,45 @@ std::vector<GroupCapacityCalibration> measure_group_capacities(MPI_Comm comm, co
   return limits;
 }
 
-// Rank 0's innermost group (a node), its ranks all running topocoll's direct with blocks of
-// `bytes` (BusyMessagesCalibration); none with fewer than two ranks there.
-std::optional<BusyMessagesCalibration> measure_busy_exchange(MPI_Comm comm, const Topology& topology, std::size_t bytes,
-                                                             double copy_bandwidth, const ProbeSettings& settings) {
-  const int level = topology.level_count() - 1;
-  if (level < 0) return std::nullopt;
-  const std::vector<int> ranks = group_probe_ranks(topology, level);
-  if (ranks.size() < 2) return std::nullopt;
-  return BusyMessagesCalibration{topology.levels()[level], static_cast<int>(ranks.size()), bytes,
-                                 measure_busy_exchange_us(comm, ranks, bytes, copy_bandwidth, settings)};
-}
-
-// The probes of the messages of the node's busy ranks, each fitted after the one before:
-// busy_messages (8 B blocks), eager_messages (half the eager limit: surely below it once the
-// library has added its own header) and rendezvous_messages (twice the limit); the last two
-// only with an eager limit and busy_messages.
+// The probes of the messages of rank 0's innermost group (a node), its ranks all busy running
+// topocoll's direct, each fitted after the one before: busy_messages (8 B blocks),
+// eager_messages (half the eager limit: surely below it once the library has added its own
+// header) and rendezvous_messages (twice the limit); none with fewer than two ranks there, the
+// last two only with an eager limit.
 void measure_busy_probes(MPI_Comm comm, const Topology& topology, double copy_bandwidth, const ProbeSettings& settings,
                          Calibration& c, std::ostream& log) {
+  const int level = topology.level_count() - 1;
+  if (level < 0) return;
+  const std::vector<int> probed = group_probe_ranks(topology, level);
+  if (probed.size() < 2) return;
   const auto measured = [&](std::size_t bytes) {
-    auto exchange = measure_busy_exchange(comm, topology, bytes, copy_bandwidth, settings);
-    if (exchange) {
-      log << exchange->level << " (" << exchange->ranks << " ranks, all busy): direct with " << exchange->bytes
-          << " B blocks " << exchange->exchange_us << " us a call; ";
-    }
+    BusyMessagesCalibration exchange{topology.levels()[level], static_cast<int>(probed.size()), bytes,
+                                     measure_busy_exchange_us(comm, probed, bytes, copy_bandwidth, settings)};
+    log << exchange.level << " (" << exchange.ranks << " ranks, all busy): direct with " << exchange.bytes
+        << " B blocks " << exchange.exchange_us << " us a call; ";
     return exchange;
   };
   const std::string stood =
       "the model prices it within " + std::to_string(static_cast<int>(kProbeNoise * 100)) + "% or above: ";
   c.busy_messages = measured(kBusyMessageBytes);
-  if (!c.busy_messages) return;
   log << "latency and overheads among them scaled by " << c.busy_factor() << "\n";
   if (!c.recv_overhead_until_bytes || *c.recv_overhead_until_bytes < 2) return;
   const std::size_t limit = *c.recv_overhead_until_bytes;
-  const Topology ranks = topology.restricted_to(group_probe_ranks(topology, topology.level_count() - 1));
-  if (auto exchange = measured(limit / 2)) {
-    c.eager_messages = EagerMessagesCalibration{*exchange, fit_eager_copy_bytes_per_s(c, *exchange, ranks)};
-    if (c.eager_messages->copy_bytes_per_s) {
-      log << "eager messages copied in and out at " << *c.eager_messages->copy_bytes_per_s << " B/s by the model\n";
-    } else {
-      log << stood << "no copies charged\n";
-    }
+  const Topology ranks = topology.restricted_to(probed);
+  const BusyMessagesCalibration eager = measured(limit / 2);
+  c.eager_messages = EagerMessagesCalibration{eager, fit_eager_copy_bytes_per_s(c, eager, ranks)};
+  if (c.eager_messages->copy_bytes_per_s) {
+    log << "eager messages copied in and out at " << *c.eager_messages->copy_bytes_per_s << " B/s by the model\n";
+  } else {
+    log << stood << "no copies charged\n";
   }
-  if (auto exchange = measured(2 * limit)) {
-    c.rendezvous_messages = RendezvousMessagesCalibration{*exchange, fit_rendezvous_us(c, *exchange, ranks)};
-    if (c.rendezvous_messages->per_message_us) {
-      log << "each message's rendezvous costs its receiver " << *c.rendezvous_messages->per_message_us
-          << " us in the model\n";
-    } else {
-      log << stood << "no rendezvous charged\n";
-    }
+  const BusyMessagesCalibration rendezvous = measured(2 * limit);
+  c.rendezvous_messages = RendezvousMessagesCalibration{rendezvous, fit_rendezvous_us(c, rendezvous, ranks)};
+  if (c.rendezvous_messages->per_message_us) {
+    log << "each message's rendezvous costs its receiver " << *c.rendezvous_messages->per_message_us
+        << " us in the model\n";
+  } else {
+    log << stood << "no rendezvous charged\n";
   }
 }
 
