@@ -202,6 +202,11 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
                  "auto, chosen by the cost model)")
       ->check(CLI::Range(0, kIntMax))
       ->capture_default_str();
+  app.add_option("--group-level", options.group_level,
+                 "lg, overlap: the topology level whose groups they use (0: the outermost, the node level "
+                 "innermost; -1: the outermost, or under auto each level priced)")
+      ->check(CLI::Range(-1, 64))
+      ->capture_default_str();
   app.add_option("--topo-stars", options.topo_stars,
                  "topo: bit l set makes phase l (0: the outermost level) a star instead of a binomial tree")
       ->capture_default_str();

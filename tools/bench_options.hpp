@@ -43,6 +43,7 @@ struct BenchOptions {
   std::size_t max_scratch_bytes = 0;  // lg: scratch cap per rank (0: none)
   std::size_t segment_bytes = 0;      // lg: pipeline piece size (0: from the cap)
   int stripes = 0;                    // overlap: messages per block across (0: one; auto chooses)
+  int group_level = -1;               // lg, overlap: the level of their groups (-1: outermost; auto chooses)
   unsigned topo_stars = 0;            // topo: phases that are stars (bit l: phase l)
   unsigned topo_skip = 0;             // topo: topology levels without a phase (bit l: level l)
   bool window_sync = false;           // --sync window (SMPI only): synchronised start

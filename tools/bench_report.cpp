@@ -72,6 +72,7 @@ void Report::begin_algorithm(std::string_view algorithm) {
   if (options_.max_scratch_bytes > 0) out_ << ", max scratch: " << options_.max_scratch_bytes << " B";
   if (options_.segment_bytes > 0) out_ << ", segment: " << options_.segment_bytes << " B";
   if (options_.stripes > 0) out_ << ", stripes: " << options_.stripes;
+  if (options_.group_level >= 0) out_ << ", group level: " << options_.group_level;
   if (options_.topo_stars > 0) out_ << ", topo star phases (bits): " << options_.topo_stars;
   if (options_.topo_skip > 0) out_ << ", topo skipped levels (bits): " << options_.topo_skip;
   if (options_.window_sync) out_ << ", synchronised start (window " << options_.sync_window << " s)";

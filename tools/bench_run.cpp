@@ -65,6 +65,7 @@ CollectiveOptions call_options_for(const BenchOptions& options, const std::strin
   call_options.lg.max_scratch_bytes = options.max_scratch_bytes;
   call_options.lg.segment_bytes = options.segment_bytes;
   call_options.overlap.stripes = options.stripes;
+  call_options.group_level = options.group_level;
   call_options.topo.linear_phases = options.topo_stars;
   call_options.topo.skipped_levels = options.topo_skip;
   call_options.calibration = options.calibration;

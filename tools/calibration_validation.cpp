@@ -148,6 +148,7 @@ std::vector<ValidationPoint> validate_calibration(MPI_Comm comm, const Calibrati
       run.options.algorithm = algorithm;
       if (algorithm != "native") {
         run.options.overlap.stripes = prediction.knobs.stripes;
+        run.options.group_level = prediction.knobs.group_level;
         run.options.topology = settings.topology;
         run.options.copy_bandwidth = settings.copy_bandwidth;
       }

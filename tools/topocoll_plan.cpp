@@ -111,14 +111,19 @@ nlohmann::json auto_choice_json(const AutoChoice& choice, const std::string& cal
                            {"predicted_us", p.predicted_us ? nlohmann::json(*p.predicted_us) : nlohmann::json()},
                            {"note", p.note},
                            {"stripes", p.knobs.stripes},
+                           {"group_level", p.knobs.group_level},
                            {"topo_linear_phases", p.knobs.topo_linear_phases},
                            {"topo_skipped_levels", p.knobs.topo_skipped_levels}});
   }
-  return {{"calibration", calibration}, {"chosen", choice.algorithm}, {"stripes", choice.knobs.stripes},
+  return {{"calibration", calibration},
+          {"chosen", choice.algorithm},
+          {"stripes", choice.knobs.stripes},
+          {"group_level", choice.knobs.group_level},
           {"topo_linear_phases", choice.knobs.topo_linear_phases},
           {"topo_skipped_levels", choice.knobs.topo_skipped_levels},
           {"predict_all_us", all_us},
-          {"choose_us", choose_us}, {"predictions", predictions}};
+          {"choose_us", choose_us},
+          {"predictions", predictions}};
 }
 
 // --choose-only: the choice, its timings, and the time of rank 0's schedule of it (its plan and
@@ -151,7 +156,7 @@ int main(int argc, char** argv) {
   std::string op = "alltoall", algorithm_name, topology_spec, format = "text";
   std::size_t block_bytes = 1;
   int group_width = AlgorithmKnobs{}.group_width;
-  int stripes = 0, root = 0;
+  int stripes = 0, root = 0, group_level = -1;
   bool verify_it = false, list = false, choose_only = false;
   std::string calibration_path, hostfile, network_path;
   int np = 0;
@@ -180,6 +185,11 @@ int main(int argc, char** argv) {
   app.add_option("--stripes,-s", stripes,
                  "overlap: messages per block across the outermost level (0: one; auto chooses)")
       ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--group-level,-g", group_level,
+                 "lg, overlap: the topology level whose groups they use (0: the outermost; -1: the outermost, "
+                 "or under auto each level priced)")
+      ->check(CLI::Range(-1, 64))
       ->capture_default_str();
   app.add_option("--format,-f", format, "text (round by round) or json (statistics)")
       ->check(CLI::IsMember({"text", "json"}))
@@ -295,6 +305,7 @@ int main(int argc, char** argv) {
     problem.operation = operation;
   }
   problem.knobs.stripes = stripes;
+  problem.knobs.group_level = group_level;
   // With --network, algorithms that read routes (linkaware) take the platform's, not the tree the
   // topology implies.
   NetworkPlacement placement;

@@ -43,6 +43,12 @@ struct CollectiveOptions {
   // MPI_Get_processor_name (under SMPI the simulated host's name). Empty: the TOPOCOLL_NETWORK
   // environment variable; when neither names one, such algorithms read the topology as a tree.
   std::string network;
+  // lg and overlap: the topology level whose groups they take as their groups (0 the outermost,
+  // the levels as `topology` gives them, then the node level the library adds innermost). -1:
+  // the outermost, except under auto, which prices each level and runs the fastest. The node
+  // level makes them node-aware: lg then gathers inside each host and sends one message per
+  // pair of hosts per rank.
+  int group_level = -1;
   // When not null, receives the name of the algorithm that ran (what auto chose), on success.
   std::string* chosen_algorithm = nullptr;
   // When not null, receives on success what made auto's choice: "the cost model", or the

@@ -1,6 +1,9 @@
 // lg: the Local Group total exchange of Jeannot and Steffenel
 // (lg-two-cluster-total-exchange.txt, Sec. 4, Algorithm 1, with the errata of NOTES.md),
 // generalised from two clusters to any number of them (the paper's future work).
+// The clusters are the groups of the topology's outermost level, or of knobs.group_level: with
+// the node level, lg is the node-aware exchange (gather inside each host, then one aggregated
+// message per pair of hosts per rank).
 //
 // For every pair of clusters {X, Y}, X the smaller (n_X <= n_Y; the lower cluster on a tie),
 // index X's ranks a = 0..n_X-1 and Y's b = 0..n_Y-1 in communicator order. Y's ranks form
@@ -21,8 +24,8 @@
 // the exchange is pipelined piece by piece: round t runs phase 1 of piece t and phase-2 step g
 // of piece t-1-g, so the local exchange of a piece overlaps the backbone steps of the earlier
 // ones. Scratch holds (steps+1) pieces' collected blocks at a time.
-// Rounds: S + max ceil(n_Y/n_X), S pieces (1 without a cap). Messages between clusters X and Y: 2*max(n_X, n_Y) (against
-// 2*n_X*n_Y for direct), each block crossing once. Inside cluster C: n_C(n_C-1).
+// Rounds: S + max ceil(n_Y/n_X), S pieces (1 without a cap). Messages between clusters X and Y: 2*max(n_X, n_Y)
+// (against 2*n_X*n_Y for direct), each block crossing once. Inside cluster C: n_C(n_C-1).
 #include "algorithms/lg.hpp"
 
 #include <algorithm>
@@ -31,6 +34,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "algorithms/group_level.hpp"
 
 namespace topocoll {
 
@@ -63,10 +68,12 @@ using Block = std::pair<int, int>;  // (source rank, destination rank)
 
 class LgPlan {
  public:
-  LgPlan(const Topology& topo, int size) : cluster_of_(static_cast<std::size_t>(size)), index_(cluster_of_.size()) {
-    members_.resize(static_cast<std::size_t>(topo.group_count(0)));
+  // The clusters are the groups of topology level `level`.
+  LgPlan(const Topology& topo, int size, int level)
+      : cluster_of_(static_cast<std::size_t>(size)), index_(cluster_of_.size()) {
+    members_.resize(static_cast<std::size_t>(topo.group_count(level)));
     for (int r = 0; r < size; ++r) {
-      cluster_of_[r] = topo.group(r, 0);
+      cluster_of_[r] = topo.group(r, level);
       index_[r] = static_cast<int>(members_[cluster_of_[r]].size());
       members_[cluster_of_[r]].push_back(r);
     }
@@ -158,12 +165,17 @@ std::optional<LgPlan> make_plan(const Problem& problem, std::string* why) {
     *why = "lg needs a topology describing all " + std::to_string(problem.size) + " ranks";
     return std::nullopt;
   }
-  if (topo->group_count(0) < 2) {
-    *why = "lg needs at least two groups at the outermost level (" + topo->levels().front() + "), found " +
-           std::to_string(topo->group_count(0));
+  if (auto wrong = group_level_problem(problem, "lg")) {
+    *why = *wrong;
     return std::nullopt;
   }
-  LgPlan plan(*topo, problem.size);
+  const int level = group_level(problem.knobs);
+  if (topo->group_count(level) < 2) {
+    *why = "lg needs at least two groups at the " + std::string(level == 0 ? "outermost level" : "group level") + " (" +
+           topo->levels()[static_cast<std::size_t>(level)] + "), found " + std::to_string(topo->group_count(level));
+    return std::nullopt;
+  }
+  LgPlan plan(*topo, problem.size, level);
   if (plan.any_cluster_empty()) {
     *why = "lg needs every cluster to hold at least one rank";
     return std::nullopt;
@@ -190,6 +202,10 @@ std::size_t piece_bytes(const Problem& problem, const LgPlan& plan) {
 }
 
 }  // namespace
+
+std::vector<AlgorithmKnobs> lg_auto_knobs(const Problem& problem) {
+  return with_group_levels(problem, {problem.knobs});
+}
 
 Applicability supports_lg(const Problem& problem) {
   std::string why;

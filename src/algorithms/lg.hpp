@@ -14,6 +14,9 @@ namespace topocoll {
 
 Applicability supports_lg(const Problem& problem);
 std::unique_ptr<RoundPlan> plan_lg(const Problem& problem);
+// What auto tries: the group levels when the caller leaves knobs.group_level at -1
+// (group_level.hpp), else the caller's knobs.
+std::vector<AlgorithmKnobs> lg_auto_knobs(const Problem& problem);
 // Alltoallv: the sizes of the blocks `rank` collects from each peer of its cluster in phase 1
 // (peer -> dst), and of those it hands each of them.
 void lg_size_questions(const Problem& problem, int rank, SizeQuestions& out);

@@ -4,7 +4,7 @@
 // local flows take each node's link first (a flow's share of a link falls with its round-trip
 // time, in TCP and in SimGrid's models), so the backbone idles until they are done. Here:
 //  Round 0 posts every transfer with the ranks outside the rank's group at the outermost
-//   level (cluster), receives and sends first, rotated by the rank's index in its group so
+//   level (cluster; or at knobs.group_level), receives and sends first, rotated by the rank's index in its group so
 //   that the senders of a group start on different destinations; they stay in flight until
 //   the last round (overlap_rounds).
 //  Rounds 0..n-2 of a group of n ranks are the shift exchange inside it: to index + s and from
@@ -29,12 +29,14 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/group_level.hpp"
+
 namespace topocoll {
 
-OverlapPeers::OverlapPeers(const Topology& topology, int size)
+OverlapPeers::OverlapPeers(const Topology& topology, int size, int level)
     : group_of_(static_cast<std::size_t>(size)), index_(static_cast<std::size_t>(size)) {
   for (int r = 0; r < size; ++r) {
-    const auto group = static_cast<std::size_t>(topology.group(r, 0));
+    const auto group = static_cast<std::size_t>(topology.group(r, level));
     if (group >= members_.size()) members_.resize(group + 1);
     group_of_[r] = static_cast<int>(group);
     index_[r] = static_cast<int>(members_[group].size());
@@ -60,18 +62,21 @@ std::pair<int, int> OverlapPeers::inside(int rank, int step) const {
 int overlap_stripes(const AlgorithmKnobs& knobs) { return std::max(knobs.stripes, 1); }
 
 std::vector<AlgorithmKnobs> overlap_auto_knobs(const Problem& problem) {
-  if (problem.knobs.stripes != 0) return {};
-  std::vector<AlgorithmKnobs> settings;
-  for (int stripes : {1, 2, 4, kMaxOverlapStripes}) {
-    settings.push_back(problem.knobs);
-    settings.back().stripes = stripes;
+  std::vector<AlgorithmKnobs> settings{problem.knobs};
+  if (problem.knobs.stripes == 0) {
+    settings.clear();
+    for (int stripes : {1, 2, 4, kMaxOverlapStripes}) {
+      settings.push_back(problem.knobs);
+      settings.back().stripes = stripes;
+    }
   }
-  return settings;
+  return with_group_levels(problem, std::move(settings));
 }
 
 std::string describe_overlap_knobs(const AlgorithmKnobs& knobs) {
   const int stripes = overlap_stripes(knobs);
-  return std::to_string(stripes) + (stripes == 1 ? " stripe" : " stripes");
+  const std::string groups = describe_group_level(knobs);
+  return std::to_string(stripes) + (stripes == 1 ? " stripe" : " stripes") + (groups.empty() ? "" : ", " + groups);
 }
 
 int stripe_count(int stripes, std::size_t bytes) {
@@ -91,6 +96,7 @@ Applicability supports_overlap(const Problem& problem) {
   if (!problem.topology || problem.topology->size() != problem.size || problem.topology->level_count() < 1) {
     return {false, "overlap needs a topology describing all " + std::to_string(problem.size) + " ranks"};
   }
+  if (auto wrong = group_level_problem(problem, "overlap")) return {false, *wrong};
   if (problem.knobs.stripes < 0) {
     return {false, "overlap's stripes must be 0 (one message per block) or more, not " +
                        std::to_string(problem.knobs.stripes)};
@@ -103,7 +109,9 @@ namespace {
 class OverlapPlan final : public RoundPlan {
  public:
   explicit OverlapPlan(const Problem& problem)
-      : problem_(problem), peers_(*problem.topology, problem.size), rounds_(peers_.rounds()),
+      : problem_(problem),
+        peers_(*problem.topology, problem.size, group_level(problem.knobs)),
+        rounds_(peers_.rounds()),
         stripes_(overlap_stripes(problem.knobs)) {}
   std::size_t rounds(int) const override { return rounds_; }
   bool keeps_transfers_in_flight() const override { return rounds_ > 1; }

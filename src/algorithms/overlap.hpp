@@ -15,11 +15,11 @@
 
 namespace topocoll {
 
-// The peers of overlap's schedule: the groups of the outermost level, members in
-// communicator order.
+// The peers of overlap's schedule: the groups of topology level `level` (the outermost by
+// default, group_level.hpp), members in communicator order.
 class OverlapPeers {
  public:
-  OverlapPeers(const Topology& topology, int size);
+  OverlapPeers(const Topology& topology, int size, int level);
   // Rounds every rank runs: max over groups of (n - 1), at least 1.
   std::size_t rounds() const;
   // Calls visit(peer) for the ranks outside `rank`'s group in the order it posts its transfers
@@ -81,10 +81,11 @@ std::pair<std::size_t, std::size_t> stripe_of(std::size_t bytes, int pieces, int
 
 // The most stripes overlap takes (auto tries 1, 2, 4 .. this).
 inline constexpr int kMaxOverlapStripes = 8;
-// What auto tries when the caller leaves the stripes to it (knobs.stripes == 0): 1, 2, 4 and
-// kMaxOverlapStripes stripes; nothing when the caller chose.
+// What auto tries for the choices the caller leaves to it: 1, 2, 4 and kMaxOverlapStripes
+// stripes when knobs.stripes == 0, each group level when knobs.group_level == -1 (the
+// caller's own knobs alone when it chose both).
 std::vector<AlgorithmKnobs> overlap_auto_knobs(const Problem& problem);
-// "1 stripe", "2 stripes".
+// "1 stripe", "2 stripes, groups of level 1".
 std::string describe_overlap_knobs(const AlgorithmKnobs& knobs);
 
 Applicability supports_overlap(const Problem& problem);

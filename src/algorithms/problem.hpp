@@ -24,6 +24,7 @@ struct AlgorithmKnobs {
   int stripes = 0;                    // overlap: messages per block across groups (0: one; auto chooses)
   unsigned topo_linear_phases = 0;    // topo: bit l set: phase l is a star, not a binomial tree
   unsigned topo_skipped_levels = 0;   // topo: bit l set: topology level l has no phase (no leaders)
+  int group_level = -1;               // lg, overlap: the level whose groups they use (-1: the outermost)
   friend auto operator<=>(const AlgorithmKnobs&, const AlgorithmKnobs&) = default;
 };
 

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "algorithms/flat_algorithms.hpp"
+#include "algorithms/group_level.hpp"
 #include "algorithms/lg.hpp"
 #include "algorithms/linkaware.hpp"
 #include "algorithms/liu.hpp"
@@ -47,7 +48,9 @@ constexpr Algorithm kLg{.name = "lg",
                         .supports = supports_lg,
                         .plan = plan_lg,
                         .needs_topology = true,
-                        .size_questions = lg_size_questions};
+                        .size_questions = lg_size_questions,
+                        .auto_knobs = lg_auto_knobs,
+                        .describe_knobs = describe_group_level};
 constexpr Algorithm kOverlap{.name = "overlap",
                              .summary = "exchange across the outermost level posted first and kept in flight while "
                                         "each group exchanges inside (shift rounds)",

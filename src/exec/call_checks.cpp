@@ -281,6 +281,7 @@ AlgorithmKnobs knobs_of(const CollectiveOptions& options) {
   knobs.stripes = options.overlap.stripes;
   knobs.topo_linear_phases = options.topo.linear_phases;
   knobs.topo_skipped_levels = options.topo.skipped_levels;
+  knobs.group_level = options.group_level;
   return knobs;
 }
 

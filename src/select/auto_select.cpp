@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "model/plan_cost.hpp"
@@ -47,18 +48,27 @@ AlgorithmPrediction predict_one(const Algorithm& algorithm, const Problem& probl
 AlgorithmPrediction predict_tuned(const Algorithm& algorithm, const std::vector<AlgorithmKnobs>& settings,
                                   const Problem& problem, const MachinePricing& pricing, double give_up_above_us) {
   std::vector<AlgorithmPrediction> tried;
+  std::optional<AlgorithmPrediction> not_applicable;
   for (const AlgorithmKnobs& knobs : settings) {
     Problem tuned = problem;
     tuned.knobs = knobs;
-    tried.push_back(predict_one(algorithm, tuned, pricing, give_up_above_us));
-    if (!tried.back().predicted_us) return tried.back();  // not applicable: the same for any setting
+    AlgorithmPrediction prediction = predict_one(algorithm, tuned, pricing, give_up_above_us);
+    // Not applicable with these knobs (lg at a level of one group) is no candidate; when no
+    // setting applies, the first one's reason is the answer.
+    if (prediction.predicted_us) {
+      tried.push_back(std::move(prediction));
+    } else if (!not_applicable) {
+      not_applicable = std::move(prediction);
+    }
   }
+  if (tried.empty()) return *not_applicable;
   double best_us = *tried.front().predicted_us;
   for (const AlgorithmPrediction& t : tried) best_us = std::min(best_us, *t.predicted_us);
   for (AlgorithmPrediction& t : tried) {
     // A prediction stopped above the best so far only bounds its time from below: not a candidate.
     if (!t.at_least && *t.predicted_us <= best_us * (1.0 + kKnobGain)) {
-      if (algorithm.describe_knobs != nullptr) t.note += ", " + algorithm.describe_knobs(t.knobs);
+      const std::string knobs = algorithm.describe_knobs != nullptr ? algorithm.describe_knobs(t.knobs) : "";
+      if (!knobs.empty()) t.note += ", " + knobs;
       return t;
     }
   }
@@ -75,7 +85,7 @@ std::string describe_run(const std::string& algorithm, const AlgorithmKnobs& kno
   any.operation = operation;
   const std::vector<AlgorithmKnobs> settings = entry->auto_knobs(any);
   const std::string told = entry->describe_knobs(knobs);
-  if (settings.empty() || told == entry->describe_knobs(settings.front())) return algorithm;
+  if (settings.empty() || told.empty() || told == entry->describe_knobs(settings.front())) return algorithm;
   return algorithm + " with " + told;
 }
 

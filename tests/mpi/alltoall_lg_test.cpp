@@ -1,6 +1,7 @@
 // lg on real MPI: every split of the world into two clusters, a non-contiguous placement (from
 // a topology file), three clusters, a sub-communicator, the TOPOCOLL_TOPOLOGY variable and a
-// scratch cap, each byte-exact against MPI_Alltoall; and a clear error without a topology.
+// scratch cap, each byte-exact against MPI_Alltoall, lg and overlap with an inner level's groups;
+// and a clear error without a topology or with a level the topology lacks.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -91,6 +92,43 @@ TEST_F(Lg, PipelinedUnderAScratchCap) {
   options.lg.max_scratch_bytes = 0;
   options.lg.segment_bytes = 1000;  // pieces that cut through ints: bytes, not elements, are cut
   expect_exact(MPI_COMM_WORLD, 1001, options);
+}
+
+// The node-aware exchange: lg and overlap with the hosts, an inner level, as their groups (and
+// the node level the library adds under them); a level past the innermost is a clear error.
+TEST_F(Lg, GroupsFromAnInnerLevel) {
+  const int p = size_of(MPI_COMM_WORLD);
+  if (p < 2) GTEST_SKIP();
+  const std::string path = write_switches_of_hosts_topology();
+  for (const char* name : {"lg", "overlap"}) {
+    for (int level : {1, 2}) {
+      AlltoallOptions options = algorithm_on(name, path);
+      options.group_level = level;
+      for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{1000}}) {
+        expect_exact(MPI_COMM_WORLD, count, options);
+      }
+    }
+  }
+  MPI_Comm comm = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  AlltoallOptions beyond = lg_on(path);
+  beyond.group_level = 3;
+  std::vector<int> send = make_send_blocks(comm, 2);
+  std::vector<int> result(send.size(), kCanary);
+  const int rc = alltoall(send.data(), 2, MPI_INT, result.data(), 2, MPI_INT, comm, beyond);
+  int error_class = MPI_SUCCESS;
+  MPI_Error_class(rc, &error_class);
+  EXPECT_EQ(error_class, MPI_ERR_ARG);
+  EXPECT_NE(std::string(topocoll_error_message())
+                .find("group level 3 is not a level of the topology (3 levels: "
+                      "switch, host, node"),
+            std::string::npos)
+      << topocoll_error_message();
+  EXPECT_EQ(result, std::vector<int>(send.size(), kCanary)) << "the receive buffer must be untouched";
+  MPI_Comm_free(&comm);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank_in(MPI_COMM_WORLD) == 0) std::remove(path.c_str());
 }
 
 TEST_F(Lg, WithoutTopologyIsAClearError) {

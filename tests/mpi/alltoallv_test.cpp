@@ -1,6 +1,7 @@
 // alltoallv against MPI_Alltoallv: every algorithm that applies to blocks of different sizes
 // (liu's four stages with their headers among them; empty ones included, receive blocks spaced
-// out with canaries between them), lg and overlap on two and three clusters, mlfm and linkaware
+// out with canaries between them), lg and overlap on two and three clusters and over hosts under
+// switches (an inner level's groups), mlfm and linkaware
 // on a multi-layer full mesh's box of 12, a strided datatype, MPI_IN_PLACE,
 // the C API, and the argument errors.
 #include <cstdio>
@@ -105,6 +106,15 @@ TEST_F(Alltoallv, TopologyAwareMatchMpiAlltoallv) {
                    true);
     if (p >= 3) expect_matches(MPI_COMM_WORLD, with(name, "clusters:1,1," + std::to_string(p - 2)), true);
   }
+  const std::string hosts = write_switches_of_hosts_topology();  // the node-aware exchange: hosts as the groups
+  for (const std::string name : {"lg", "overlap"}) {
+    AlltoallOptions node_aware = with(name, hosts);
+    node_aware.group_level = 1;
+    expect_matches(MPI_COMM_WORLD, node_aware, false);
+    expect_matches(MPI_COMM_WORLD, node_aware, true);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank_in(MPI_COMM_WORLD) == 0) std::remove(hosts.c_str());
   AlltoallOptions striped = with("overlap", "clusters:" + std::to_string(p / 2) + "," + std::to_string(p - p / 2));
   striped.overlap.stripes = 3;
   expect_matches(MPI_COMM_WORLD, striped, false);

@@ -1,6 +1,7 @@
 // Implementation of the shared helpers of the real-MPI tests.
 #include "mpi_test_support.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <iostream>
@@ -126,6 +127,22 @@ std::string write_mlfm_box_topology(int layers, int columns, int slots, bool rev
                            std::to_string(slots) + (reversed ? "_reversed" : "") + ".json";
   if (rank_in(MPI_COMM_WORLD) == 0) {
     std::ofstream(path) << "{\"levels\": [\"column\", \"layer\", \"slot\"], \"ranks\": [\n    " << ranks << "]}\n";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return path;
+}
+
+std::string write_switches_of_hosts_topology() {
+  const int p = size_of(MPI_COMM_WORLD);
+  std::string ranks;
+  for (int r = 0; r < p; ++r) {
+    const int host = std::min(r / 2, std::max(p / 2 - 1, 0));
+    ranks += std::string(r ? ",\n    " : "") + "[\"switch" + std::to_string(r < p / 2 ? 0 : 1) + "\", \"host" +
+             std::to_string(host) + "\"]";
+  }
+  const std::string path = "/tmp/topocoll_switches_of_hosts_" + std::to_string(p) + ".json";
+  if (rank_in(MPI_COMM_WORLD) == 0) {
+    std::ofstream(path) << "{\"levels\": [\"switch\", \"host\"], \"ranks\": [\n    " << ranks << "]}\n";
   }
   MPI_Barrier(MPI_COMM_WORLD);
   return path;

@@ -77,6 +77,12 @@ namespace topocoll::testing {
 // Written by rank 0 of the world and read by all; returns its path.
 std::string write_mlfm_box_topology(int layers, int columns, int slots, bool reversed);
 
+// The topology file of two switches of hosts (levels switch, host; one entry per rank): the
+// first half of the world's ranks under one switch, the rest under the other; rank r on host
+// r / 2 (the last host also takes any rank beyond), so the host level splits the switches.
+// Written by rank 0 of the world and read by all; returns its path.
+std::string write_switches_of_hosts_topology();
+
 // Options running `algorithm` on the machine `topology` (a spec or file; "" for none).
 AlltoallOptions algorithm_on(const std::string& algorithm, const std::string& topology);
 

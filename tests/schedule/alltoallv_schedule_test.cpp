@@ -54,8 +54,9 @@ class WhatOneRankKnows final : public BlockMap {
 };
 
 // Builds every rank's schedule from what that rank knows, and verifies the whole.
-void expect_verified(const Algorithm& a, const Topology* topo, int p, const KnownBlocks& blocks) {
-  Problem problem{p, 0, topo, {}, &blocks, Operation::alltoallv};
+void expect_verified(const Algorithm& a, const Topology* topo, int p, const KnownBlocks& blocks,
+                     const AlgorithmKnobs& knobs = {}) {
+  Problem problem{p, 0, topo, knobs, &blocks, Operation::alltoallv};
   ASSERT_TRUE(a.supports(problem).ok) << a.name << ": " << a.supports(problem).reason;
   Schedule schedule;
   schedule.size = p;
@@ -103,6 +104,22 @@ TEST(AlltoallvSchedule, LgWithRandomSizesAndPlacements) {
       const KnownBlocks blocks(random_sizes(topo.size(), rng), 1);
       expect_verified(lg, &topo, topo.size(), blocks);
     }
+  }
+}
+
+// The node-aware exchange: the groups of the inner level (hosts of 1 to 4 ranks under 2 switches).
+TEST(AlltoallvSchedule, LgAndOverlapOverAnInnerLevelWithRandomSizes) {
+  std::mt19937 rng(19);
+  std::vector<std::vector<int>> groups;
+  for (int host = 0; host < 6; ++host)
+    for (int i = 0; i <= host % 4; ++i) groups.push_back({host < 3 ? 0 : 1, host});
+  std::shuffle(groups.begin(), groups.end(), rng);
+  const Topology topo({"switch", "node"}, groups);
+  AlgorithmKnobs hosts;
+  hosts.group_level = 1;
+  for (const char* name : {"lg", "overlap"}) {
+    const KnownBlocks blocks(random_sizes(topo.size(), rng), 1);
+    expect_verified(*find_algorithm(Operation::alltoall, name), &topo, topo.size(), blocks, hosts);
   }
 }
 
