@@ -19,7 +19,11 @@ void write_cluster(std::ostream& xml, const Network& network, const Cluster& c) 
   const Link& node = network.links[static_cast<std::size_t>(c.first_host_link)];
   const Link& fabric = network.links[static_cast<std::size_t>(c.switch_link)];
   xml << "    <cluster id=\"" << c.name << "\" prefix=\"" << c.name << "-\" suffix=\"\" radical=\"0-" << c.hosts - 1
-      << "\" speed=\"" << format_speed(network.host_speed) << "\"\n"
+      << "\" speed=\"" << format_speed(network.host_speed) << '"';
+  // A host runs its ranks on cores of their own: with one core (SimGrid's default) the local
+  // copies topocoll charges as computation would queue behind each other's.
+  if (c.ranks_per_host > 1) xml << " core=\"" << c.ranks_per_host << '"';
+  xml << "\n"
       << "             bw=\"" << format_bandwidth(node.bandwidth) << "\" lat=\"" << format_latency(node.latency)
       << "\" sharing_policy=\"" << sharing_name(node.sharing) << "\"\n"
       << "             bb_bw=\"" << format_bandwidth(fabric.bandwidth) << "\" bb_lat=\""
