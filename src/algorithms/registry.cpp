@@ -44,7 +44,8 @@ constexpr Algorithm kBruck{.name = "bruck",
                            .plan = plan_bruck,
                            .predict_us = predict_bruck_us};
 constexpr Algorithm kLg{.name = "lg",
-                        .summary = "two clusters: exchange inside each, then one aggregated message per partner pair",
+                        .summary = "groups (clusters; hosts with --group-level): exchange inside each, then one "
+                                   "aggregated message per partner pair",
                         .supports = supports_lg,
                         .plan = plan_lg,
                         .needs_topology = true,
@@ -52,8 +53,8 @@ constexpr Algorithm kLg{.name = "lg",
                         .auto_knobs = lg_auto_knobs,
                         .describe_knobs = describe_group_level};
 constexpr Algorithm kOverlap{.name = "overlap",
-                             .summary = "exchange across the outermost level posted first and kept in flight while "
-                                        "each group exchanges inside (shift rounds)",
+                             .summary = "exchange across the outermost level (or --group-level's) posted first and "
+                                        "kept in flight while each group exchanges inside (shift rounds)",
                              .supports = supports_overlap,
                              .plan = plan_overlap,
                              .needs_topology = true,

@@ -146,6 +146,9 @@ TEST(SwitchTree, UnevenLeavesWithSeveralRanksPerHost) {
   EXPECT_EQ(std::count(by_host.begin(), by_host.end(), '['), 1 + 5);
   const std::string xml = platform_xml(spec, "t");
   EXPECT_NE(xml.find("loopback_bw=\"160Gbps\" loopback_lat=\"500ns\""), std::string::npos) << xml;
+  // A core per rank on each leaf's hosts (4 on leaf 0's, 2 on leaf 1's).
+  EXPECT_NE(xml.find("radical=\"0-1\" speed=\"4Gf\" core=\"4\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("radical=\"0-2\" speed=\"4Gf\" core=\"2\""), std::string::npos) << xml;
   EXPECT_NE(canonical_command(spec, "t").find("--hosts-per-leaf 2,3 --ranks-per-host 4,2"), std::string::npos);
   // The bound with several ranks per host: each host's link carries all its ranks' blocks to
   // the other hosts' ranks (leaf0-0: 4 ranks x 10 ranks elsewhere, each way), and a block
