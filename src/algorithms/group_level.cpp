@@ -22,8 +22,10 @@ std::vector<int> distinct_group_levels(const Topology& topology) {
   std::vector<int> levels;
   for (int l = 0; l < topology.level_count(); ++l) {
     // Group ids are paths from the outermost level, so a level refines the one above it: equal
-    // counts mean equal groups.
-    if (l == 0 || topology.group_count(l) != topology.group_count(l - 1)) levels.push_back(l);
+    // counts mean equal groups. An inner level of one rank per group (one rank per host) makes
+    // lg and overlap the direct exchange, which auto prices anyway.
+    const int groups = topology.group_count(l);
+    if (l == 0 || (groups != topology.group_count(l - 1) && groups < topology.size())) levels.push_back(l);
   }
   return levels;
 }

@@ -20,8 +20,9 @@ int group_level(const AlgorithmKnobs& knobs);
 // past the topology's innermost level); nullopt when it can. The topology must be set.
 std::optional<std::string> group_level_problem(const Problem& problem, std::string_view algorithm);
 
-// The levels of `topology` whose groups differ from those of every level above (a level with as
-// many groups as the one above it splits none of them), outermost first.
+// The outermost level of `topology`, and each inner level whose groups differ from those of
+// every level above (a level with as many groups as the one above it splits none of them) and
+// are not all single ranks; outermost first.
 std::vector<int> distinct_group_levels(const Topology& topology);
 
 // `settings` (at least the problem's own knobs) for each level auto may use, outermost first

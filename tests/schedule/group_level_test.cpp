@@ -125,6 +125,9 @@ TEST(GroupLevel, AutoTriesOnlyLevelsThatGroupDifferently) {
   // One host per switch: the node level groups as the switch level does.
   const Topology same = switches_of_hosts({1, 1, 1}, {2, 2, 2});
   EXPECT_EQ(distinct_group_levels(same), std::vector<int>{0});
+  // One rank per host: over the hosts, lg and overlap are direct.
+  const Topology lone_ranks = switches_of_hosts({2, 3}, std::vector<int>(5, 1));
+  EXPECT_EQ(distinct_group_levels(lone_ranks), std::vector<int>{0});
   const Topology topo = switches_of_hosts(kHostsPerSwitch, kRanksOfHost);
   EXPECT_EQ(distinct_group_levels(topo), (std::vector<int>{0, 1}));
   const std::vector<AlgorithmKnobs> settings = with_group_levels(at_level(topo, 1, -1), {AlgorithmKnobs{}});
