@@ -62,9 +62,10 @@ std::pair<int, int> OverlapPeers::inside(int rank, int step) const {
 int overlap_stripes(const AlgorithmKnobs& knobs) { return std::max(knobs.stripes, 1); }
 
 std::vector<AlgorithmKnobs> overlap_auto_knobs(const Problem& problem) {
-  std::vector<AlgorithmKnobs> settings{problem.knobs};
-  if (problem.knobs.stripes == 0) {
-    settings.clear();
+  std::vector<AlgorithmKnobs> settings;
+  if (problem.knobs.stripes != 0) {
+    settings.push_back(problem.knobs);
+  } else {
     for (int stripes : {1, 2, 4, kMaxOverlapStripes}) {
       settings.push_back(problem.knobs);
       settings.back().stripes = stripes;

@@ -4,7 +4,6 @@
 // and a clear error without a topology or with a level the topology lacks.
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 
 #include "mpi_test_support.hpp"
 #include "topocoll/topocoll.h"
@@ -23,10 +22,7 @@ void expect_exact(MPI_Comm comm, std::size_t count, const AlltoallOptions& optio
 
 // A topology file written by rank 0 and read by all.
 std::string write_topology(const std::string& json) {
-  const std::string path = "/tmp/topocoll_lg_test_" + std::to_string(size_of(MPI_COMM_WORLD)) + ".json";
-  if (rank_in(MPI_COMM_WORLD) == 0) std::ofstream(path) << json;
-  MPI_Barrier(MPI_COMM_WORLD);
-  return path;
+  return write_for_the_world("/tmp/topocoll_lg_test_" + std::to_string(size_of(MPI_COMM_WORLD)) + ".json", json);
 }
 
 TEST_F(Lg, EveryTwoClusterSplitMatchesMpiAlltoall) {

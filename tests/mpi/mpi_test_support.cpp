@@ -115,6 +115,12 @@ namespace topocoll::testing {
                                        << "): " << actual[first] << " instead of " << expected[first];
 }
 
+std::string write_for_the_world(const std::string& path, const std::string& text) {
+  if (rank_in(MPI_COMM_WORLD) == 0) std::ofstream(path) << text;
+  MPI_Barrier(MPI_COMM_WORLD);
+  return path;
+}
+
 std::string write_mlfm_box_topology(int layers, int columns, int slots, bool reversed) {
   const int p = layers * columns * slots;
   std::string ranks;
@@ -123,13 +129,9 @@ std::string write_mlfm_box_topology(int layers, int columns, int slots, bool rev
     ranks += std::string(r ? ",\n    " : "") + "[\"column" + std::to_string((s / slots) % columns) + "\", \"layer" +
              std::to_string(s / (columns * slots)) + "\", \"slot" + std::to_string(s % slots) + "\"]";
   }
-  const std::string path = "/tmp/topocoll_mlfm_box_" + std::to_string(layers) + "_" + std::to_string(columns) + "_" +
-                           std::to_string(slots) + (reversed ? "_reversed" : "") + ".json";
-  if (rank_in(MPI_COMM_WORLD) == 0) {
-    std::ofstream(path) << "{\"levels\": [\"column\", \"layer\", \"slot\"], \"ranks\": [\n    " << ranks << "]}\n";
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-  return path;
+  return write_for_the_world("/tmp/topocoll_mlfm_box_" + std::to_string(layers) + "_" + std::to_string(columns) + "_" +
+                                 std::to_string(slots) + (reversed ? "_reversed" : "") + ".json",
+                             "{\"levels\": [\"column\", \"layer\", \"slot\"], \"ranks\": [\n    " + ranks + "]}\n");
 }
 
 std::string write_switches_of_hosts_topology() {
@@ -140,12 +142,8 @@ std::string write_switches_of_hosts_topology() {
     ranks += std::string(r ? ",\n    " : "") + "[\"switch" + std::to_string(r < p / 2 ? 0 : 1) + "\", \"host" +
              std::to_string(host) + "\"]";
   }
-  const std::string path = "/tmp/topocoll_switches_of_hosts_" + std::to_string(p) + ".json";
-  if (rank_in(MPI_COMM_WORLD) == 0) {
-    std::ofstream(path) << "{\"levels\": [\"switch\", \"host\"], \"ranks\": [\n    " << ranks << "]}\n";
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-  return path;
+  return write_for_the_world("/tmp/topocoll_switches_of_hosts_" + std::to_string(p) + ".json",
+                             "{\"levels\": [\"switch\", \"host\"], \"ranks\": [\n    " + ranks + "]}\n");
 }
 
 AlltoallOptions algorithm_on(const std::string& algorithm, const std::string& topology) {

@@ -71,6 +71,10 @@ namespace topocoll::testing {
 ::testing::AssertionResult same_elements(const std::vector<int>& actual, const std::vector<int>& expected,
                                          std::size_t per_block);
 
+// Writes `text` to `path` on rank 0 of the world, which every rank then reads (a barrier
+// follows); returns `path`.
+std::string write_for_the_world(const std::string& path, const std::string& text);
+
 // The topology file of a multi-layer full mesh's box of layers x columns x slots servers (levels
 // column, layer, slot, one entry per rank, as topocoll-platform mlfm names them): rank r is the
 // r-th server in box order (layer, then column, then slot), or the (p-1-r)-th when `reversed`.

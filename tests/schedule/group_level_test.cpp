@@ -55,6 +55,15 @@ std::map<std::pair<int, int>, std::size_t> messages_between_groups(const Schedul
   return count;
 }
 
+// The schedule of `algorithm` for `problem`, which must apply, once the verifier has passed it.
+void build_verified(const Algorithm& algorithm, const Problem& problem, Schedule* schedule) {
+  const Applicability applies = algorithm.supports(problem);
+  ASSERT_TRUE(applies.ok) << algorithm.name << ": " << applies.reason;
+  *schedule = build_full_schedule(algorithm, problem);
+  const Verdict verdict = verify(*schedule);
+  EXPECT_TRUE(verdict.ok) << algorithm.name << ": " << verdict.summary();
+}
+
 const std::vector<int> kHostsPerSwitch = {2, 3};
 const std::vector<int> kRanksOfHost = {4, 1, 3, 5, 2};
 
@@ -63,19 +72,16 @@ TEST(GroupLevel, LgAtTheNodeLevelSendsOneAggregatedMessagePerRankPerPairOfHosts)
   for (bool shuffled : {false, true}) {
     const Topology topo = switches_of_hosts(kHostsPerSwitch, kRanksOfHost, shuffled ? &rng : nullptr);
     const Algorithm& lg = *find_algorithm(Operation::alltoall, "lg");
-    const Problem problem = at_level(topo, 3, 1);
-    ASSERT_TRUE(lg.supports(problem).ok) << lg.supports(problem).reason;
-    const Schedule schedule = build_full_schedule(lg, problem);
-    const Verdict verdict = verify(schedule);
-    EXPECT_TRUE(verdict.ok) << verdict.summary();
+    Schedule schedule;
+    ASSERT_NO_FATAL_FAILURE(build_verified(lg, at_level(topo, 3, 1), &schedule));
     for (const auto& [hosts, messages] : messages_between_groups(schedule, topo, 1)) {
       const int most = std::max(kRanksOfHost[static_cast<std::size_t>(hosts.first)],
                                 kRanksOfHost[static_cast<std::size_t>(hosts.second)]);
       EXPECT_EQ(messages, 2u * static_cast<std::size_t>(most)) << "hosts " << hosts.first << ", " << hosts.second;
     }
     // At the outermost level the groups are the two switches: 2 max(6, 10) messages between them.
-    const Schedule outer = build_full_schedule(lg, at_level(topo, 3, -1));
-    EXPECT_TRUE(verify(outer).ok);
+    Schedule outer;
+    ASSERT_NO_FATAL_FAILURE(build_verified(lg, at_level(topo, 3, -1), &outer));
     EXPECT_EQ((messages_between_groups(outer, topo, 0).at({0, 1})), 20u);
   }
 }
@@ -84,11 +90,8 @@ TEST(GroupLevel, OverlapAtTheNodeLevelKeepsEveryMessageBetweenHostsInFlight) {
   std::mt19937 rng(5);
   const Topology topo = switches_of_hosts(kHostsPerSwitch, kRanksOfHost, &rng);
   const Algorithm& overlap = *find_algorithm(Operation::alltoall, "overlap");
-  const Problem problem = at_level(topo, 2, 1);
-  ASSERT_TRUE(overlap.supports(problem).ok) << overlap.supports(problem).reason;
-  const Schedule schedule = build_full_schedule(overlap, problem);
-  const Verdict verdict = verify(schedule);
-  EXPECT_TRUE(verdict.ok) << verdict.summary();
+  Schedule schedule;
+  ASSERT_NO_FATAL_FAILURE(build_verified(overlap, at_level(topo, 2, 1), &schedule));
   const std::size_t rounds = 4;  // the largest host's 5 ranks, less one
   for (int r = 0; r < topo.size(); ++r) {
     const auto& mine = schedule.ranks[static_cast<std::size_t>(r)].rounds;
@@ -154,12 +157,13 @@ TEST(GroupLevel, AutoRunsLgOverTheHostsWhereStartUpsDominate) {
   const AutoChoice choice = select_algorithm(at_level(topo, 8, -1), machine, Predictions::all);
   EXPECT_EQ(choice.algorithm, "lg");
   EXPECT_EQ(choice.knobs.group_level, 1);
-  const AutoChoice outer = select_algorithm(at_level(topo, 8, 0), machine, Predictions::all);
-  double lg_outer = 0.0, lg_hosts = 0.0;
-  for (const AlgorithmPrediction& p : outer.predictions)
-    if (p.algorithm == "lg") lg_outer = p.predicted_us.value_or(0.0);
-  for (const AlgorithmPrediction& p : choice.predictions)
-    if (p.algorithm == "lg") lg_hosts = p.predicted_us.value_or(0.0);
+  const auto lg_us = [](const AutoChoice& made) {
+    for (const AlgorithmPrediction& p : made.predictions)
+      if (p.algorithm == "lg") return p.predicted_us.value_or(0.0);
+    return 0.0;
+  };
+  const double lg_hosts = lg_us(choice);
+  const double lg_outer = lg_us(select_algorithm(at_level(topo, 8, 0), machine, Predictions::all));
   EXPECT_GT(lg_hosts, 0.0);
   EXPECT_LT(lg_hosts * 1.3, lg_outer) << "over the hosts " << lg_hosts << " us, over the switches " << lg_outer;
 }
