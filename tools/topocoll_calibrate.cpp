@@ -11,6 +11,9 @@
 //  - per level, the capacity of rank 0's group: one rank of each group of the next level inward
 //    (every rank at the innermost) all sending to each other at once, kept where the group passes
 //    well below what those ranks' links would (a node's memory shared by its ranks);
+//  - per level below the backbone's, the link of rank 0's group: the same ranks each sending to
+//    one rank of a neighbouring group at once, kept where it passes well below what their links
+//    would (a host's adapter shared by its ranks);
 //  - the backbone between the first two groups of the outermost level: one flow per rank of the
 //    smaller group, then many (each rank of the first to up to 32 of the second), then those
 //    flows and their reverses at once;
@@ -257,14 +260,16 @@ std::vector<int> node_peers(const Topology& t, int a, int k) {
   return peers;
 }
 
-// Up to kMaxGroupProbe ranks of rank 0's group at `level`, one per group of the next level
-// inward (every rank at the innermost level): the ranks whose messages go through the group.
-std::vector<int> group_probe_ranks(const Topology& t, int level) {
+// Up to kMaxGroupProbe ranks of group `group` of `level` (rank 0's by default), one per group of
+// the next level inward (every rank at the innermost level): the ranks whose messages go through
+// the group.
+std::vector<int> group_probe_ranks(const Topology& t, int level, int group = -1) {
+  if (group < 0) group = t.group(0, level);
   const int inner = level + 1 < t.level_count() ? level + 1 : -1;
   std::vector<int> ranks;
   std::vector<int> inner_seen;
   for (int r = 0; r < t.size() && ranks.size() < kMaxGroupProbe; ++r) {
-    if (t.group(r, level) != t.group(0, level)) continue;
+    if (t.group(r, level) != group) continue;
     if (inner >= 0) {
       if (std::find(inner_seen.begin(), inner_seen.end(), t.group(r, inner)) != inner_seen.end()) continue;
       inner_seen.push_back(t.group(r, inner));
@@ -272,6 +277,20 @@ std::vector<int> group_probe_ranks(const Topology& t, int level) {
     ranks.push_back(r);
   }
   return ranks;
+}
+
+// Keeps a group's measured capacity or link (`what`) where it passes below kGroupLimitShare of
+// what its probe's ranks' links would (each `link` bytes per second), and says which on `log`.
+void keep_if_a_limit(GroupCapacityCalibration g, double link, const char* what,
+                     std::vector<GroupCapacityCalibration>& limits, std::ostream& log) {
+  const double links_pass = static_cast<double>(g.ranks) * link;
+  log << g.bytes_per_s << " B/s, " << g.bytes_per_s / links_pass << " of what their links pass";
+  if (g.bytes_per_s > 0 && g.bytes_per_s < kGroupLimitShare * links_pass) {
+    log << ": a " << what << " of its own, charged by the model\n";
+    limits.push_back(std::move(g));
+  } else {
+    log << ": not a limit\n";
+  }
 }
 
 // The capacities of rank 0's groups that are limits of their own (GroupCapacityCalibration).
@@ -290,15 +309,47 @@ std::vector<GroupCapacityCalibration> measure_group_capacities(MPI_Comm comm, co
     GroupCapacityCalibration g{topology.levels()[level], topology.group(0, level), static_cast<int>(ranks.size()),
                                static_cast<int>(flows.size()),
                                measure_aggregate_bytes_per_s(comm, flows, kAggregateSmall, kAggregateLarge, settings)};
-    const double links_pass = static_cast<double>(ranks.size()) * link;
-    log << g.level << " " << g.group << " (" << g.ranks << " ranks, all to all): " << g.bytes_per_s << " B/s, "
-        << g.bytes_per_s / links_pass << " of what their links pass";
-    if (g.bytes_per_s > 0 && g.bytes_per_s < kGroupLimitShare * links_pass) {
-      log << ": a capacity of its own, charged by the model\n";
-      limits.push_back(std::move(g));
-    } else {
-      log << ": not a limit\n";
+    log << g.level << " " << g.group << " (" << g.ranks << " ranks, all to all): ";
+    keep_if_a_limit(std::move(g), link, "capacity", limits, log);
+  }
+  return limits;
+}
+
+// The group of `level` that rank 0's group sends to in its link's probe: the first other group
+// under the same group one level out (any other at the outermost level), or -1.
+int partner_group(const Topology& t, int level) {
+  for (int r = 0; r < t.size(); ++r) {
+    if (t.group(r, level) != t.group(0, level) && (level == 0 || t.group(r, level - 1) == t.group(0, level - 1))) {
+      return t.group(r, level);
     }
+  }
+  return -1;
+}
+
+// The links of rank 0's groups that are limits of their own (GroupCapacityCalibration): per level,
+// its probe ranks each sending to one probe rank of the partner group at once. Not at the
+// outermost level where the backbone is measured and levels lie inside it (the backbone's own
+// probes stand for that link).
+std::vector<GroupCapacityCalibration> measure_group_links(MPI_Comm comm, const Topology& topology,
+                                                          const NodeCalibration& node, const ProbeSettings& settings,
+                                                          std::ostream& log) {
+  std::vector<GroupCapacityCalibration> limits;
+  const double link = std::min(node.injection_bytes_per_s, node.ejection_bytes_per_s);
+  const bool backbone = topology.group_count(0) >= 2 && topology.level_count() > 1;
+  for (int level = backbone ? 1 : 0; level < topology.level_count(); ++level) {
+    const int partner = partner_group(topology, level);
+    if (partner < 0) continue;
+    const std::vector<int> ours = group_probe_ranks(topology, level),
+                           theirs = group_probe_ranks(topology, level, partner);
+    const std::size_t n = std::min(ours.size(), theirs.size());
+    if (n < 2) continue;
+    std::vector<Flow> flows;
+    for (std::size_t i = 0; i < n; ++i) flows.push_back({ours[i], theirs[i]});
+    const std::string& name = topology.levels()[level];
+    GroupCapacityCalibration g{name, topology.group(0, level), static_cast<int>(n), static_cast<int>(n),
+                               measure_aggregate_bytes_per_s(comm, flows, kAggregateSmall, kAggregateLarge, settings)};
+    log << name << " " << g.group << " (" << n << " ranks, each to one of " << name << " " << partner << "): ";
+    keep_if_a_limit(std::move(g), link, "link", limits, log);
   }
   return limits;
 }
@@ -441,6 +492,7 @@ Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& top
       above_cap("rank 0's ejection", c.node.ejection_bytes_per_s, platform_cap(hosts, 0, peers, true)));
 
   c.group_capacities = measure_group_capacities(comm, topology, c.node, settings, log);
+  c.group_links = measure_group_links(comm, topology, c.node, settings, log);
 
   if (topology.group_count(0) >= 2) {
     BackboneCalibration bb;

@@ -33,12 +33,13 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
     const auto is_eager = [&m](const MessageLoad& message) {
       return !m.recv_overhead_until_bytes || message.largest_piece() <= *m.recv_overhead_until_bytes;
     };
+    // out and in: the bytes through the rank's own link (not those that stay inside its host).
     std::size_t out = 0, in = 0, eager_out = 0;
     std::size_t smallest = load.sends.empty() ? 0 : load.sends.front().smallest_piece();
     for (const MessageLoad& send : load.sends) {
       const LevelCost& level = pricing_->between(rank, send.peer);
       latency_us = std::max(latency_us, level.latency_us);
-      out += send.total_bytes();
+      if (pricing_->through_rank_links(rank, send.peer)) out += send.total_bytes();
       if (is_eager(send)) eager_out += send.total_bytes();
       smallest = std::min(smallest, send.smallest_piece());
       const double alone_us =
@@ -48,7 +49,7 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
     std::size_t receives = 0, eager = 0, eager_in = 0;  // eager: up to the limit that pays o_r
     for (const MessageLoad& recv : load.recvs) {
       latency_us = std::max(latency_us, pricing_->between(recv.peer, rank).latency_us);
-      in += recv.total_bytes();
+      if (pricing_->through_rank_links(recv.peer, rank)) in += recv.total_bytes();
       const std::size_t n = static_cast<std::size_t>(recv.pieces) * recv.alike;
       receives += n;
       if (is_eager(recv)) {
@@ -147,6 +148,13 @@ double RoundCostMeter::links_floor_us() const {
   for (std::size_t c = 0; c < link_bytes_in_all_.size(); ++c) {
     floor_us = std::max(floor_us, transfer_us(link_bytes_in_all_[c], links->bytes_per_us[c]));
   }
+  const auto& shared = pricing_->shared_groups();
+  for (std::size_t k = 0; k < group_traffic_.size(); ++k) {
+    const GroupTraffic& traffic = group_traffic_[k];
+    double busiest = traffic.weighted_in_all;
+    for (const double bytes : traffic.in_all) busiest = std::max(busiest, bytes);
+    floor_us = std::max(floor_us, transfer_us(busiest, shared[k].bytes_per_us));
+  }
   return floor_us;
 }
 
@@ -156,28 +164,37 @@ void RoundCostMeter::add_group_traffic(int rank, const RankRoundLoad& load, doub
   const bool every_rank = pricing_->sample().every_rank();
   if (group_traffic_.empty()) {
     for (const MachinePricing::SharedGroups& groups : shared) {
-      group_traffic_.push_back({std::vector<double>(every_rank ? static_cast<std::size_t>(groups.groups) : 0), 0.0,
-                                0.0, false});
+      const std::size_t groups_read = every_rank ? static_cast<std::size_t>(groups.groups) : 0;
+      GroupTraffic fresh;
+      fresh.bytes.assign(groups_read, 0.0);
+      fresh.bytes_in.assign(groups.link ? groups_read : 0, 0.0);
+      group_traffic_.push_back(std::move(fresh));
     }
   }
   for (std::size_t k = 0; k < shared.size(); ++k) {
     const auto mine = static_cast<std::size_t>(pricing_->group(rank, shared[k].level));
     GroupTraffic& traffic = group_traffic_[k];
-    // Peers merged as alike go through the same group capacities as `peer` (plan_cost.cpp).
-    for (const MessageLoad& send : load.sends) {
-      if (!shared[k].through(*pricing_, rank, send.peer)) continue;
-      if (every_rank) {
-        traffic.bytes[mine] += static_cast<double>(send.total_bytes());
-      } else {
-        traffic.weighted += weight * static_cast<double>(send.total_bytes());
+    // Peers merged as alike go through the same group capacities as `peer` (plan_cost.cpp). A
+    // group's link carries its ranks' sends one way and their receives the other; from a sample,
+    // the sends stand for both (what leaves the groups enters them).
+    const auto count = [&](const std::vector<MessageLoad>& loads, std::vector<double>& per_group, bool weighted) {
+      for (const MessageLoad& message : loads) {
+        if (!shared[k].through(*pricing_, rank, message.peer)) continue;
+        if (every_rank) {
+          per_group[mine] += static_cast<double>(message.total_bytes());
+        } else if (weighted) {
+          traffic.weighted += weight * static_cast<double>(message.total_bytes());
+        }
+        traffic.latency_us = std::max(traffic.latency_us, pricing_->between(rank, message.peer).latency_us);
+        traffic.any = true;
       }
-      traffic.latency_us = std::max(traffic.latency_us, pricing_->between(rank, send.peer).latency_us);
-      traffic.any = true;
-    }
+    };
+    count(load.sends, traffic.bytes, true);
+    if (shared[k].link) count(load.recvs, traffic.bytes_in, false);
   }
 }
 
-double RoundCostMeter::group_traffic_us(double start_us) {
+double RoundCostMeter::group_traffic_us(double start_us, std::size_t alike) {
   double longest_us = 0.0;
   const auto& shared = pricing_->shared_groups();
   for (std::size_t k = 0; k < group_traffic_.size(); ++k) {
@@ -185,10 +202,19 @@ double RoundCostMeter::group_traffic_us(double start_us) {
     if (!traffic.any) continue;
     // Per group when every rank is read (`bytes` then has one entry per group, and is empty
     // otherwise); else the largest group's share of the weighted total.
-    double busiest = traffic.weighted * shared[k].largest / pricing_->size();
-    for (double& bytes : traffic.bytes) {
-      busiest = std::max(busiest, bytes);
-      bytes = 0.0;
+    const double share = static_cast<double>(shared[k].largest) / pricing_->size();
+    double busiest = traffic.weighted * share;
+    // A link's bytes also join its sums over the schedule (links_floor_us).
+    const bool summed = shared[k].link;
+    if (summed) traffic.weighted_in_all += traffic.weighted * share * static_cast<double>(alike);
+    std::size_t at = 0;
+    for (auto* per_group : {&traffic.bytes, &traffic.bytes_in}) {
+      if (summed && traffic.in_all.empty()) traffic.in_all.assign(traffic.bytes.size() + traffic.bytes_in.size(), 0.0);
+      for (double& bytes : *per_group) {
+        busiest = std::max(busiest, bytes);
+        if (summed) traffic.in_all[at++] += bytes * static_cast<double>(alike);
+        bytes = 0.0;
+      }
     }
     longest_us = std::max(longest_us, start_us + traffic.latency_us + transfer_us(busiest, shared[k].bytes_per_us));
     traffic.weighted = 0.0;
@@ -369,7 +395,7 @@ double RoundCostMeter::finish(const Window* window, std::size_t alike) {
     round_us = std::max(round_us, links_us(longest_copy_us_ + pricing_->machine().send_overhead_us, alike));
   }
   if (!group_traffic_.empty()) {
-    round_us = std::max(round_us, group_traffic_us(longest_copy_us_ + pricing_->machine().send_overhead_us));
+    round_us = std::max(round_us, group_traffic_us(longest_copy_us_ + pricing_->machine().send_overhead_us, alike));
   }
   if (crossings_ > 0) {
     const BackboneCost& bb = *pricing_->machine().backbone;

@@ -21,7 +21,10 @@
 //    links then stand for the backbone below, which is left out (it stands for them elsewhere);
 //  - each group capacity (a node's memory, machine_cost.hpp): per group of its level, the
 //    round's longest copy + o + the longest latency of the messages through the group + all
-//    their bytes / the capacity;
+//    their bytes / the capacity; each group link (a host's adapter shared by its ranks) the
+//    same with the bytes leaving the group, and those entering it. Where a group link is known,
+//    a rank's own link carries only its messages that leave its host (the innermost level with
+//    a group link);
 //  - the backbone: for each ordered pair of groups it joins, the round's longest copy + o +
 //    the time to drain the bytes from one group to the other through the one-direction
 //    capacity (at that many flows), none moving before the backbone latency; for each
@@ -43,9 +46,10 @@
 // With the network's links seen, a schedule with transfers kept in flight takes at least what
 // its busiest link (a rank's own injection or ejection included) takes to pass all the bytes of
 // its rounds and groups: the groups laid over the rounds share those links, which neither's time
-// alone shows (plan_cost.cpp adds the difference to the last round).
+// alone shows (plan_cost.cpp adds the difference to the last round). So it does with the
+// busiest group link, where the machine has group links.
 // What it ignores: contention inside a group (switch capacity below the backbone) unless the
-// network's links are known or a group capacity is calibrated, packets and queues (head-of-line
+// network's links are known or a group capacity or link is calibrated, packets and queues (head-of-line
 // blocking, TCP slow start, losses), receives completed while others are still arriving (o_r is
 // charged after the last byte), ranks running ahead into the next round, copies sharing memory
 // with the transfers they overlap, the max-min share of the ranks' links across several pairs of
@@ -119,7 +123,9 @@ class RoundCostMeter {
   double finish_in_flight(std::size_t first_round, std::size_t last_round);
   // When the pricing sees the network's links: the time the busiest of them takes to pass the
   // bytes of every round and group added so far at its bandwidth, or the busiest rank its
-  // copies, one post and its largest latency, then its bytes through its own link (0 otherwise).
+  // copies, one post and its largest latency, then its bytes through its own link; and with
+  // group links (MachineCost::group_links), the time the busiest group's link takes to pass
+  // its bytes of every round and group (0 with neither).
   double links_floor_us() const;
 
  private:
@@ -165,7 +171,7 @@ class RoundCostMeter {
   // From `start_us`: per capacity and group, the longest latency of those messages plus the
   // time to pass their bytes at the capacity. Where the sample does not read every rank, a
   // group's bytes are the largest group's share of the weighted total (groups alike).
-  double group_traffic_us(double start_us);
+  double group_traffic_us(double start_us, std::size_t alike);
   // From the group's start (after its copies and posting): when `one` has crossed, its flows
   // sharing the links with the window's flows inside the groups (near_weight).
   double shared_link_drain_us(const BackboneLoad& one, const Window& window, double capacity) const;
@@ -188,10 +194,16 @@ class RoundCostMeter {
   std::vector<double> link_bytes_, link_latency_us_;
   std::vector<double> link_bytes_in_all_;
   std::vector<RankTotals> rank_totals_;  // per rank over the rounds and groups added so far
-  // The round's bytes through each group, per group capacity (MachinePricing::shared_groups),
-  // when every rank is read; else their weighted total; and the longest latency among them.
+  // The round's bytes through each group, per group capacity or link (MachinePricing::
+  // shared_groups: for a link, out of the group, and into it in bytes_in), when every rank is
+  // read; else their weighted total; and the longest latency among them.
   struct GroupTraffic {
     std::vector<double> bytes;
+    std::vector<double> bytes_in;  // a group link's other direction (empty for a capacity)
+    // A group link's bytes over the rounds and groups finished so far: per group (out, then in)
+    // when every rank is read, else the largest group's share of the weighted total.
+    std::vector<double> in_all;
+    double weighted_in_all = 0.0;
     double weighted = 0.0;
     double latency_us = 0.0;
     bool any = false;

@@ -53,14 +53,15 @@ std::optional<std::string> check_machine(const MachineCost& machine) {
     if (!positive(bb.duplex_ratio)) return "the backbone's duplex ratio must be positive";
     if (!non_negative(bb.near_weight)) return "the backbone's near-flow weight must be 0 (unknown) or more";
   }
-  for (std::size_t i = 0; i < machine.group_capacities.size(); ++i) {
-    const GroupCapacity& group = machine.group_capacities[i];
-    const std::string where = "group capacity " + std::to_string(i);
-    if (group.level.empty()) return where + " names no level";
-    if (!positive(group.bytes_per_us)) return where + " (" + group.level + ") must be positive";
-    for (std::size_t j = 0; j < i; ++j) {
-      if (machine.group_capacities[j].level == group.level) {
-        return where + ": level '" + group.level + "' is listed twice";
+  for (const auto* list : {&machine.group_capacities, &machine.group_links}) {
+    const std::string kind = list == &machine.group_links ? "group link " : "group capacity ";
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const GroupCapacity& group = (*list)[i];
+      const std::string where = kind + std::to_string(i);
+      if (group.level.empty()) return where + " names no level";
+      if (!positive(group.bytes_per_us)) return where + " (" + group.level + ") must be positive";
+      for (std::size_t j = 0; j < i; ++j) {
+        if ((*list)[j].level == group.level) return where + ": level '" + group.level + "' is listed twice";
       }
     }
   }
@@ -141,19 +142,23 @@ MachinePricing::MachinePricing(const MachineCost& machine, const Topology* topol
   }
   sample_ = backbone_groups_.empty() ? RankSample(outermost_groups(groups_, levels_, size), size, reading)
                                      : RankSample(backbone_groups_, size, reading);
-  for (const GroupCapacity& capacity : machine.group_capacities) {
-    if (!topology) break;
-    const auto& names = topology->levels();
-    const auto at = std::find(names.begin(), names.end(), capacity.level);
-    if (at == names.end()) continue;
-    const int level = static_cast<int>(at - names.begin());
-    std::vector<int> ranks(static_cast<std::size_t>(topology->group_count(level)), 0);
-    for (int r = 0; r < size; ++r) ++ranks[static_cast<std::size_t>(group(r, level))];
-    const int largest = *std::max_element(ranks.begin(), ranks.end());
-    // Groups of one rank have no traffic inside.
-    if (largest > 1) {
+  if (!topology) return;
+  for (const auto* list : {&machine.group_capacities, &machine.group_links}) {
+    const bool link = list == &machine.group_links;
+    for (const GroupCapacity& capacity : *list) {
+      const auto& names = topology->levels();
+      const auto at = std::find(names.begin(), names.end(), capacity.level);
+      if (at == names.end()) continue;
+      const int level = static_cast<int>(at - names.begin());
+      std::vector<int> ranks(static_cast<std::size_t>(topology->group_count(level)), 0);
+      for (int r = 0; r < size; ++r) ++ranks[static_cast<std::size_t>(group(r, level))];
+      const int largest = *std::max_element(ranks.begin(), ranks.end());
+      // Groups of one rank have no traffic inside, and their link is the rank's own; a lone
+      // group has no link to the rest.
+      if (largest < 2 || (link && ranks.size() < 2)) continue;
       shared_groups_.push_back(SharedGroups{level, level + 1 < levels_ ? level + 1 : -1, capacity.bytes_per_us,
-                                            static_cast<int>(ranks.size()), largest});
+                                            static_cast<int>(ranks.size()), largest, link});
+      if (link) host_level_ = std::max(host_level_, level);
     }
   }
 }

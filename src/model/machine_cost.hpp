@@ -63,6 +63,13 @@ struct GroupCapacity {
   double bytes_per_us = 0.0;
 };
 
+// The link that joins each group of `level` to the rest of the machine, shared by the group's
+// ranks: a host's network adapter under its 16 ranks. One direction carries the bytes of the
+// messages leaving the group, the other those entering it (bytes_per_us each way). Where a
+// machine has one, a rank's own link (injection, ejection) carries only its messages that leave
+// its group of the innermost such level: those between ranks of one host go through its memory.
+using GroupLink = GroupCapacity;
+
 struct MachineCost {
   std::vector<LevelCost> levels;        // outermost first; usually ends with the innermost measured
   double send_overhead_us = 0.0;        // CPU time to post one message (o)
@@ -88,6 +95,7 @@ struct MachineCost {
   double ejection_bytes_per_us = 0.0;   // ... inwards
   std::optional<BackboneCost> backbone;
   std::vector<GroupCapacity> group_capacities;  // none: each group passes what its ranks' links do
+  std::vector<GroupLink> group_links;           // none: a group's link passes what its ranks' links do
   double copy_bytes_per_us = 0.0;  // local copies; 0: free
 };
 
@@ -130,17 +138,20 @@ class MachinePricing {
   // The machine level each problem level maps to (names, for explanations), "same group" last.
   std::vector<std::string> mapping() const;
   const RankSample& sample() const { return sample_; }
-  // A group capacity that applies to this problem: the level (its index among the problem's)
-  // and the next one inward (-1 at the innermost), the number of groups of that level and the
-  // ranks of the largest.
+  // A group capacity or group link that applies to this problem: the level (its index among the
+  // problem's) and the next one inward (-1 at the innermost), the number of groups of that level
+  // and the ranks of the largest.
   struct SharedGroups {
     int level = 0;
     int inner = -1;
     double bytes_per_us = 0.0;
     int groups = 0;
     int largest = 0;
-    // Whether a message from rank a to rank b goes through the group of a at this level.
+    bool link = false;  // a GroupLink: what leaves or enters each group, each way
+    // Whether a message from rank a to rank b goes through the group of a at this level (a
+    // link: leaves a's group).
     bool through(const MachinePricing& pricing, int a, int b) const {
+      if (link) return pricing.group(a, level) != pricing.group(b, level);
       return pricing.group(a, level) == pricing.group(b, level) &&
              (inner < 0 || pricing.group(a, inner) != pricing.group(b, inner));
     }
@@ -153,6 +164,12 @@ class MachinePricing {
     for (std::size_t k = 0; k < shared_groups_.size() && k < 64; ++k)
       if (shared_groups_[k].through(*this, a, b)) bits |= 1ULL << k;
     return bits;
+  }
+  bool has_group_links() const { return host_level_ >= 0; }
+  // Whether a message from a to b crosses a's own link (injection) and b's (ejection): it does
+  // unless both share a group of the innermost level with a group link (MachineCost::group_links).
+  bool through_rank_links(int a, int b) const {
+    return host_level_ < 0 || group(a, host_level_) != group(b, host_level_);
   }
   // The group of `rank` at problem level `level`.
   int group(int rank, int level) const { return groups_[static_cast<std::size_t>(rank) * levels_ + level]; }
@@ -174,6 +191,7 @@ class MachinePricing {
   double backbone_latency_us_ = 0.0;
   RankSample sample_;
   std::vector<SharedGroups> shared_groups_;
+  int host_level_ = -1;  // the innermost problem level with a group link, or -1
   const RoutedCapacities* links_ = nullptr;
 };
 

@@ -183,9 +183,10 @@ std::vector<double> plan_round_times_us(const RoundPlan& plan, int size, const M
     groups.push_back({posted, posted + k, meter.finish_in_flight(posted, posted + k), posting_us});
   }
   std::vector<double> laid = overlapped_round_times(times, groups);
-  // A group laid over rounds shares the network's links with them, which the rounds' times do not
-  // see: whatever the overlap, no link passes the schedule's bytes faster than its bandwidth.
-  if (!laid.empty() && pricing.links() != nullptr) {
+  // A group laid over rounds shares the network's links (and the groups' links) with them, which
+  // the rounds' times do not see: whatever the overlap, no link passes the schedule's bytes
+  // faster than its bandwidth.
+  if (!laid.empty() && (pricing.links() != nullptr || pricing.has_group_links())) {
     const double floor_us = meter.links_floor_us();
     double sum = 0.0;
     for (const double us : laid) sum += us;

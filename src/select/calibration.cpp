@@ -122,15 +122,20 @@ Calibration read(const json& root) {
     }
     c.backbone = bb;
   }
-  read_optional_objects(root, "group_capacities", [&](const json& entry, const std::string& at) {
-    GroupCapacityCalibration g{text(entry, at, "level", true), whole(entry, at, "group"), whole(entry, at, "ranks"),
-                               whole(entry, at, "flows"), number(entry, at, "bytes_per_s", true)};
-    if (g.ranks < 2) fail(at + ".ranks", "must be at least 2 (a group with traffic inside)");
-    for (const GroupCapacityCalibration& earlier : c.group_capacities) {
-      if (earlier.level == g.level) fail(at + ".level", "'" + g.level + "' is listed twice");
-    }
-    c.group_capacities.push_back(std::move(g));
-  });
+  // group_capacities and group_links: one entry per level.
+  const auto read_groups = [&](const char* key, const char* why_two, std::vector<GroupCapacityCalibration>& list) {
+    read_optional_objects(root, key, [&](const json& entry, const std::string& at) {
+      GroupCapacityCalibration g{text(entry, at, "level", true), whole(entry, at, "group"), whole(entry, at, "ranks"),
+                                 whole(entry, at, "flows"), number(entry, at, "bytes_per_s", true)};
+      if (g.ranks < 2) fail(at + ".ranks", std::string("must be at least 2 (") + why_two + ")");
+      for (const GroupCapacityCalibration& earlier : list) {
+        if (earlier.level == g.level) fail(at + ".level", "'" + g.level + "' is listed twice");
+      }
+      list.push_back(std::move(g));
+    });
+  };
+  read_groups("group_capacities", "a group with traffic inside", c.group_capacities);
+  read_groups("group_links", "a group whose ranks share its link", c.group_links);
   // busy_messages, and the exchange of eager_messages and rendezvous_messages; null: absent.
   const auto busy_exchange = [&](const char* key) -> std::optional<BusyMessagesCalibration> {
     const auto found = root.find(key);
@@ -225,6 +230,7 @@ MachineCost Calibration::machine() const {
   for (const GroupCapacityCalibration& g : group_capacities) {
     m.group_capacities.push_back({g.level, g.bytes_per_s * kPerUs});
   }
+  for (const GroupCapacityCalibration& g : group_links) m.group_links.push_back({g.level, g.bytes_per_s * kPerUs});
   m.copy_bytes_per_us = copy.bytes_per_s * kPerUs;
   return m;
 }
@@ -313,17 +319,20 @@ std::string calibration_to_json(const Calibration& c) {
   } else {
     root["backbone"] = nullptr;
   }
-  if (!c.group_capacities.empty()) {
+  const auto groups_json = [&](const char* key, const std::vector<GroupCapacityCalibration>& list) {
+    if (list.empty()) return;
     ordered_json groups = ordered_json::array();
-    for (const GroupCapacityCalibration& g : c.group_capacities) {
+    for (const GroupCapacityCalibration& g : list) {
       groups.push_back({{"level", g.level},
                         {"group", g.group},
                         {"ranks", g.ranks},
                         {"flows", g.flows},
                         {"bytes_per_s", g.bytes_per_s}});
     }
-    root["group_capacities"] = groups;
-  }
+    root[key] = groups;
+  };
+  groups_json("group_capacities", c.group_capacities);
+  groups_json("group_links", c.group_links);
   const auto exchange_json = [](const BusyMessagesCalibration& b) {
     return ordered_json{{"level", b.level}, {"ranks", b.ranks}, {"bytes", b.bytes}, {"exchange_us", b.exchange_us}};
   };

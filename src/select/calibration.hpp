@@ -15,6 +15,7 @@
 //                 "both_directions": {"flows": 1800, "bytes_per_s": 2.5e9}},
 //    "group_capacities": [{"level": "node", "group": 0, "ranks": 16, "flows": 240,
 //                          "bytes_per_s": 3.6e10}],
+//    "group_links": [{"level": "node", "group": 0, "ranks": 16, "flows": 16, "bytes_per_s": 1.25e10}],
 //    "busy_messages": {"level": "node", "ranks": 16, "bytes": 8, "exchange_us": 11.9},
 //    "eager_messages": {"level": "node", "ranks": 16, "bytes": 2048, "exchange_us": 44.0,
 //                       "copy_bytes_per_s": 2.9e9},
@@ -29,9 +30,11 @@
 // "validation" (absent in files from before it was measured) is what topocoll-calibrate's
 // validation pass timed beside the model's predictions on these parameters; "decisions" (absent
 // until topocoll-tune adds it) is the measured decision table that auto follows where it covers a
-// call (decision_table.hpp). "backbone" is null (or absent) when the topology has a single group at its outermost level.
-// "group_capacities" (absent: none) lists the levels whose groups pass less among their own ranks
-// than those ranks' links would: a node whose ranks share its memory bandwidth.
+// call (decision_table.hpp). "backbone" is null (or absent) when the topology has a single group at its outermost
+// level. "group_capacities" (absent: none) lists the levels whose groups pass less among their own ranks than those
+// ranks' links would: a node whose ranks share its memory bandwidth. "group_links" (absent: none) lists the levels
+// whose groups pass less to the rest of the machine than their ranks' links would: a host whose ranks share its network
+// adapter.
 #pragma once
 
 #include <cstddef>
@@ -100,6 +103,8 @@ struct BackboneCalibration {
 // The ranks of one group of `level` (`ranks` of them) all sending to each other at once
 // (`flows`): the bytes per second the group passed in all. Kept only where that is well below
 // what the ranks' own links pass (ranks x injection): the group, not the links, is the limit.
+// For a group link: `ranks` of the group each sending to one rank of another group of the level,
+// `flows` = ranks at once (MachineCost::group_links).
 struct GroupCapacityCalibration {
   std::string level;
   int group = 0;
@@ -172,6 +177,7 @@ struct Calibration {
   NodeCalibration node;
   std::optional<BackboneCalibration> backbone;
   std::vector<GroupCapacityCalibration> group_capacities;  // absent in files from before it was measured
+  std::vector<GroupCapacityCalibration> group_links;       // the same
   std::optional<BusyMessagesCalibration> busy_messages;   // absent: not measured (one rank per group)
   std::optional<EagerMessagesCalibration> eager_messages;  // absent: not measured (no eager limit given)
   std::optional<RendezvousMessagesCalibration> rendezvous_messages;  // the same

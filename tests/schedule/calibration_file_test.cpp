@@ -24,6 +24,7 @@ Calibration sample() {
   c.node = {8, 1.25e8, 1.2e8};
   c.backbone = BackboneCalibration{"cluster", 0, 1, {{30, 1.25e9}, {900, 1.0e9}}, {1800, 2.0e9}, NearShare{30, 0.75}};
   c.group_capacities = {{"node", 0, 16, 240, 3.6e10}};
+  c.group_links = {{"node", 0, 16, 16, 1.25e10}};
   // direct among 16 ranks of a node: 60 us a call, below the 61 us the model prices it at.
   c.busy_messages = BusyMessagesCalibration{"node", 16, 8, 60.0};
   c.eager_messages = EagerMessagesCalibration{{"node", 16, 2048, 300.0}, 4.7e9};
@@ -78,6 +79,15 @@ TEST(CalibrationFile, RoundTrip) {
   const auto unlimited_back = parse_calibration(calibration_to_json(unlimited), &error);
   ASSERT_TRUE(unlimited_back) << error;
   EXPECT_TRUE(unlimited_back->machine().group_capacities.empty());
+  ASSERT_EQ(back->group_links.size(), 1u);
+  EXPECT_EQ(back->group_links[0].ranks, 16);
+  EXPECT_DOUBLE_EQ(back->group_links[0].bytes_per_s, 1.25e10);
+  Calibration no_links = c;  // one rank per host, or a file from before the links were measured
+  no_links.group_links.clear();
+  EXPECT_EQ(calibration_to_json(no_links).find("group_links"), std::string::npos);
+  const auto no_links_back = parse_calibration(calibration_to_json(no_links), &error);
+  ASSERT_TRUE(no_links_back) << error;
+  EXPECT_TRUE(no_links_back->machine().group_links.empty());
 
   ASSERT_TRUE(back->busy_messages);
   EXPECT_EQ(back->busy_messages->ranks, 16);
@@ -114,6 +124,9 @@ TEST(CalibrationFile, MachineInModelUnits) {
   ASSERT_EQ(m.group_capacities.size(), 1u);
   EXPECT_EQ(m.group_capacities[0].level, "node");
   EXPECT_DOUBLE_EQ(m.group_capacities[0].bytes_per_us, 36000.0);
+  ASSERT_EQ(m.group_links.size(), 1u);
+  EXPECT_EQ(m.group_links[0].level, "node");
+  EXPECT_DOUBLE_EQ(m.group_links[0].bytes_per_us, 12500.0);
 }
 
 // A node whose ranks, all busy, pay more per message than a lone ping-pong showed: the latency
@@ -254,6 +267,12 @@ TEST(CalibrationFile, ErrorsNameTheField) {
   EXPECT_EQ(error_after([](json& d) { d["group_capacities"].push_back(d["group_capacities"][0]); }),
             "group_capacities[1].level 'node' is listed twice");
   EXPECT_EQ(error_after([](json& d) { d["group_capacities"] = json::object(); }), "group_capacities must be an array");
+  EXPECT_EQ(error_after([](json& d) { d["group_links"][0]["bytes_per_s"] = -1; }),
+            "group_links[0].bytes_per_s must be a positive number");
+  EXPECT_EQ(error_after([](json& d) { d["group_links"][0]["ranks"] = 1; }),
+            "group_links[0].ranks must be at least 2 (a group whose ranks share its link)");
+  EXPECT_EQ(error_after([](json& d) { d["group_links"].push_back(d["group_links"][0]); }),
+            "group_links[1].level 'node' is listed twice");
   EXPECT_EQ(error_after([](json& d) { d["busy_messages"] = 3; }), "busy_messages must be an object or null");
   EXPECT_EQ(error_after([](json& d) { d["busy_messages"]["ranks"] = 1; }),
             "busy_messages.ranks must be at least 2 (ranks that exchange)");

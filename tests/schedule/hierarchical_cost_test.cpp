@@ -322,5 +322,63 @@ TEST(HierarchicalCost, GroupsShareTheirCapacity) {
   EXPECT_NE(check_machine(m)->find("must be positive"), std::string::npos);
 }
 
+// A group link (a host's adapter under its ranks): what leaves a group shares it one way, what
+// enters it the other; a rank's own link then carries only its messages that leave its host.
+// by_hand's four ranks, two hosts of two, 1000-byte blocks. Each host sends 4000 bytes out and
+// takes 4000 in: at 60 bytes/us direct takes 1 + 10 + 4000 / 60. At 400 bytes/us the host's
+// link does not bind, and each rank's own link carries 2000 bytes, not 3000: 10 + max(3 + 10,
+// 1 + 2000 / 100) = 31 us where 41 without a link (the message inside the host skips it).
+TEST(HierarchicalCost, GroupLinksCarryWhatLeavesTheirGroup) {
+  MachineCost m = test_machines::by_hand();
+  const auto direct_us = [&](const Topology& topology) {
+    EXPECT_FALSE(check_machine(m));
+    const Problem problem{topology.size(), 1000, &topology, {}};
+    return predict_hierarchical_us(build_full_schedule(*find_algorithm(Operation::alltoall, "direct"), problem), m,
+                                   &topology);
+  };
+  const Topology two_hosts({"node"}, {{0}, {0}, {1}, {1}});
+  EXPECT_NEAR(direct_us(two_hosts), 41.0, 1e-9);
+  m.group_links = {{"node", 60.0}};
+  EXPECT_NEAR(direct_us(two_hosts), 11.0 + 4000.0 / 60.0, 1e-9);
+  // Three ranks on host 0, one on host 1: host 1 takes 3000 in and sends 3000 out.
+  EXPECT_NEAR(direct_us(Topology({"node"}, {{0}, {0}, {0}, {1}})), 11.0 + 3000.0 / 60.0, 1e-9);
+  m.group_links = {{"node", 400.0}};
+  EXPECT_NEAR(direct_us(two_hosts), 31.0, 1e-9);
+  // A lone group has no link to the rest; groups of one rank have their ranks' own; a level the
+  // problem does not have: nothing changes.
+  m.group_links = {{"node", 60.0}};
+  EXPECT_NEAR(direct_us(Topology({"node"}, {{0}, {0}, {0}, {0}})), 41.0, 1e-9);
+  EXPECT_NEAR(direct_us(Topology({"node"}, {{0}, {1}, {2}, {3}})), 41.0, 1e-9);
+  EXPECT_NEAR(direct_us(Topology({"cluster"}, {{0}, {0}, {1}, {1}})), 41.0, 1e-9);
+  // Links at two levels: two switches of two hosts of two ranks. Each switch sends 4 x 4000
+  // bytes out, each host 2 x 6000, each rank 6000 through its own link (10 + max(7 + 10, 1 +
+  // 60) = 71 us).
+  const Topology hosts_under_switches({"switch", "node"},
+                                      {{0, 0}, {0, 0}, {0, 1}, {0, 1}, {1, 2}, {1, 2}, {1, 3}, {1, 3}});
+  m.group_links = {{"switch", 25.0}, {"node", 400.0}};
+  EXPECT_NEAR(direct_us(hosts_under_switches), 11.0 + 16000.0 / 25.0, 1e-9);
+  m.group_links = {{"switch", 1000.0}, {"node", 100.0}};
+  EXPECT_NEAR(direct_us(hosts_under_switches), 11.0 + 12000.0 / 100.0, 1e-9);
+  m.group_links = {{"switch", 1000.0}, {"node", 400.0}};
+  EXPECT_NEAR(direct_us(hosts_under_switches), 71.0, 1e-9);
+
+  // overlap keeps its messages across the clusters in flight over the rounds inside them, each
+  // priced alone; a host's link still passes all its 2 x 6000 bytes: at least 12000 / 60 us.
+  const Topology clusters_of_hosts({"cluster", "node"},
+                                   {{0, 0}, {0, 0}, {0, 1}, {0, 1}, {1, 2}, {1, 2}, {1, 3}, {1, 3}});
+  m.group_links = {{"node", 60.0}};
+  const Problem overlapped{8, 1000, &clusters_of_hosts, {}};
+  const auto plan = find_algorithm(Operation::alltoall, "overlap")->plan(overlapped);
+  ASSERT_TRUE(plan->keeps_transfers_in_flight());
+  EXPECT_GE(predict_plan_us(*plan, 8, MachinePricing(m, &clusters_of_hosts, 8)), 12000.0 / 60.0);
+
+  m.group_links = {{"node", 60.0}, {"node", 80.0}};
+  ASSERT_TRUE(check_machine(m));
+  EXPECT_NE(check_machine(m)->find("group link 1: level 'node' is listed twice"), std::string::npos);
+  m.group_links = {{"node", 0.0}};
+  ASSERT_TRUE(check_machine(m));
+  EXPECT_NE(check_machine(m)->find("group link 0 (node) must be positive"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace topocoll

@@ -161,6 +161,23 @@ TEST(RankSample, PlanAndRecordedScheduleAgreeWhenSampled) {
   }
 }
 
+// Direct on (300 + 340) ranks in nodes of 16, where `limited` has a group limit that `without`
+// lacks: the limit must matter (the exact price above `at_least` times the price without it),
+// and the sample must price it within 4% of reading every rank.
+void expect_sample_reads_the_limit(const MachineCost& limited, const MachineCost& without, double at_least) {
+  const Topology topology = clusters_with_nodes({300, 340}, 16);
+  const int p = topology.size();
+  const MachinePricing every(limited, &topology, p, RankReading::every_rank);
+  const MachinePricing sampled(limited, &topology, p, RankReading::sampled_at_scale);
+  const MachinePricing plain(without, &topology, p, RankReading::every_rank);
+  for (std::size_t b : {std::size_t{65536}, std::size_t{1} << 20}) {
+    const Problem problem{p, b, &topology, AlgorithmKnobs{4}};
+    const auto plan = find_algorithm(Operation::alltoall, "direct")->plan(problem);
+    const double exact = predict_plan_us(*plan, p, every);
+    EXPECT_GT(exact, at_least * predict_plan_us(*plan, p, plain)) << b << " B: the limit must matter here";
+    EXPECT_NEAR(predict_plan_us(*plan, p, sampled) / exact, 1.0, 0.04) << b << " B";
+  }
+}
 
 // With a group capacity (nodes of 16 ranks passing 1/80 of what their links do among
 // themselves), the sample prices a group's traffic as the mean group's: right for direct, whose
@@ -173,18 +190,17 @@ TEST(RankSample, GroupCapacityAtScaleIsTheMeanGroups) {
   node_memory.group_capacities = {{"node", 2000.0}};
   MachineCost without = node_memory;
   without.group_capacities.clear();
-  const Topology topology = clusters_with_nodes({300, 340}, 16);
-  const int p = topology.size();
-  const MachinePricing every(node_memory, &topology, p, RankReading::every_rank);
-  const MachinePricing sampled(node_memory, &topology, p, RankReading::sampled_at_scale);
-  const MachinePricing plain(without, &topology, p, RankReading::every_rank);
-  for (std::size_t b : {std::size_t{65536}, std::size_t{1} << 20}) {
-    const Problem problem{p, b, &topology, AlgorithmKnobs{4}};
-    const auto plan = find_algorithm(Operation::alltoall, "direct")->plan(problem);
-    const double exact = predict_plan_us(*plan, p, every);
-    EXPECT_GT(exact, 1.2 * predict_plan_us(*plan, p, plain)) << b << " B: the capacity must matter here";
-    EXPECT_NEAR(predict_plan_us(*plan, p, sampled) / exact, 1.0, 0.04) << b << " B";
-  }
+  expect_sample_reads_the_limit(node_memory, without, 1.2);
+}
+
+// The same with a group link (hosts of 16 ranks whose adapter passes 1/8 of what their links
+// do): the sample prices what leaves a host as the mean host's share, right for direct.
+TEST(RankSample, GroupLinkAtScaleIsTheMeanGroups) {
+  MachineCost shared_adapter = test_machines::fast_crossbar();
+  shared_adapter.group_links = {{"node", 20000.0}};
+  MachineCost without = shared_adapter;
+  without.group_links.clear();
+  expect_sample_reads_the_limit(shared_adapter, without, 4.0);
 }
 
 }  // namespace
