@@ -87,7 +87,7 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
     } else if (pricing_->backbone_group(rank) >= 0) {
       add_backbone_traffic(rank, load, weight);
     }
-    if (!pricing_->shared_groups().empty()) add_group_traffic(rank, load, weight);
+    if (!pricing_->shared_groups().empty()) add_group_traffic(rank, load, weight, completing_us);
   } else {
     rank_us += after_copy_us;
   }
@@ -158,7 +158,7 @@ double RoundCostMeter::links_floor_us() const {
   return floor_us;
 }
 
-void RoundCostMeter::add_group_traffic(int rank, const RankRoundLoad& load, double weight) {
+void RoundCostMeter::add_group_traffic(int rank, const RankRoundLoad& load, double weight, double completing_us) {
   const auto& shared = pricing_->shared_groups();
   // Reading every rank, each group's bytes; from a sample, their weighted total (group_traffic_us).
   const bool every_rank = pricing_->sample().every_rank();
@@ -190,7 +190,14 @@ void RoundCostMeter::add_group_traffic(int rank, const RankRoundLoad& load, doub
       }
     };
     count(load.sends, traffic.bytes, true);
-    if (shared[k].link) count(load.recvs, traffic.bytes_in, false);
+    if (shared[k].link) {
+      // The receives through the link complete once it has passed them (as through the rank's own).
+      const bool any_in = traffic.any;
+      traffic.any = false;
+      count(load.recvs, traffic.bytes_in, false);
+      if (traffic.any) traffic.completing_us = std::max(traffic.completing_us, completing_us);
+      traffic.any = traffic.any || any_in;
+    }
   }
 }
 
@@ -216,9 +223,11 @@ double RoundCostMeter::group_traffic_us(double start_us, std::size_t alike) {
         bytes = 0.0;
       }
     }
-    longest_us = std::max(longest_us, start_us + traffic.latency_us + transfer_us(busiest, shared[k].bytes_per_us));
+    longest_us = std::max(longest_us, start_us + traffic.latency_us + transfer_us(busiest, shared[k].bytes_per_us) +
+                                          traffic.completing_us);
     traffic.weighted = 0.0;
     traffic.latency_us = 0.0;
+    traffic.completing_us = 0.0;
     traffic.any = false;
   }
   return longest_us;

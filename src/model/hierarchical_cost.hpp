@@ -22,7 +22,8 @@
 //  - each group capacity (a node's memory, machine_cost.hpp): per group of its level, the
 //    round's longest copy + o + the longest latency of the messages through the group + all
 //    their bytes / the capacity; each group link (a host's adapter shared by its ranks) the
-//    same with the bytes leaving the group, and those entering it. Where a group link is known,
+//    same with the bytes leaving the group, and those entering it, then the longest c of the
+//    ranks receiving through it (they complete their receives once through). Where a group link is known,
 //    a rank's own link carries only its messages that leave its host (the innermost level with
 //    a group link);
 //  - the backbone: for each ordered pair of groups it joins, the round's longest copy + o +
@@ -167,7 +168,9 @@ class RoundCostMeter {
   // time to pass all its bytes at its bandwidth.
   double links_us(double start_us, std::size_t alike);
   // The round's messages through the groups of the group capacities.
-  void add_group_traffic(int rank, const RankRoundLoad& load, double weight);
+  // `completing_us`: the rank's CPU time completing its receives (c), which for a group link
+  // comes after the link has passed them.
+  void add_group_traffic(int rank, const RankRoundLoad& load, double weight, double completing_us);
   // From `start_us`: per capacity and group, the longest latency of those messages plus the
   // time to pass their bytes at the capacity. Where the sample does not read every rank, a
   // group's bytes are the largest group's share of the weighted total (groups alike).
@@ -204,6 +207,7 @@ class RoundCostMeter {
     // when every rank is read, else the largest group's share of the weighted total.
     std::vector<double> in_all;
     double weighted_in_all = 0.0;
+    double completing_us = 0.0;  // a group link's: the longest c of the ranks receiving through it
     double weighted = 0.0;
     double latency_us = 0.0;
     bool any = false;

@@ -62,11 +62,22 @@ AlgorithmPrediction predict_tuned(const Algorithm& algorithm, const std::vector<
     }
   }
   if (tried.empty()) return *not_applicable;
-  double best_us = *tried.front().predicted_us;
-  for (const AlgorithmPrediction& t : tried) best_us = std::min(best_us, *t.predicted_us);
+  // The best setting priced in full; a setting stopped above the bound is slower than it.
+  std::optional<double> best_us;
+  for (const AlgorithmPrediction& t : tried)
+    if (!t.at_least) best_us = std::min(best_us.value_or(*t.predicted_us), *t.predicted_us);
+  if (!best_us) return tried.front();  // every setting stopped above the best algorithm so far
+  const double within_us = *best_us * (1.0 + kKnobGain);
   for (AlgorithmPrediction& t : tried) {
-    // A prediction stopped above the best so far only bounds its time from below: not a candidate.
-    if (!t.at_least && *t.predicted_us <= best_us * (1.0 + kKnobGain)) {
+    // A setting stopped above the bound only bounds its time from below: where that is still
+    // within kKnobGain of the best, its full price decides (as if nothing had been stopped), so
+    // that stopping early never changes the choice.
+    if (t.at_least && *t.predicted_us <= within_us) {
+      Problem tuned = problem;
+      tuned.knobs = t.knobs;
+      t = predict_one(algorithm, tuned, pricing, within_us);
+    }
+    if (!t.at_least && *t.predicted_us <= within_us) {
       const std::string knobs = algorithm.describe_knobs != nullptr ? algorithm.describe_knobs(t.knobs) : "";
       if (!knobs.empty()) t.note += ", " + knobs;
       return t;

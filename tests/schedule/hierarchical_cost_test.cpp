@@ -344,6 +344,11 @@ TEST(HierarchicalCost, GroupLinksCarryWhatLeavesTheirGroup) {
   EXPECT_NEAR(direct_us(Topology({"node"}, {{0}, {0}, {0}, {1}})), 11.0 + 3000.0 / 60.0, 1e-9);
   m.group_links = {{"node", 400.0}};
   EXPECT_NEAR(direct_us(two_hosts), 31.0, 1e-9);
+  // Receives completed at 2 us each after the first: c = 4 us after the host's link too.
+  m.recv_overhead_us = 2.0;
+  m.group_links = {{"node", 60.0}};
+  EXPECT_NEAR(direct_us(two_hosts), 11.0 + 4000.0 / 60.0 + 4.0, 1e-9);
+  m.recv_overhead_us.reset();
   // A lone group has no link to the rest; groups of one rank have their ranks' own; a level the
   // problem does not have: nothing changes.
   m.group_links = {{"node", 60.0}};
