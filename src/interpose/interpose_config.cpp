@@ -68,6 +68,22 @@ std::string parse_verbose(const std::string& value, bool& verbose) {
   return "TOPOCOLL_VERBOSE='" + value + "' is not valid; use 1 (say which algorithm runs) or 0";
 }
 
+// A topology level: 0 (the outermost) .. kMaxGroupLevel; empty: unset (-1).
+std::string parse_group_level(const std::string& value, int& level) {
+  constexpr int kMaxGroupLevel = 64;
+  level = -1;
+  if (value.empty()) return {};
+  const bool digits = value.size() <= 2 && value.find_first_not_of("0123456789") == std::string::npos;
+  if (digits && std::stoi(value) <= kMaxGroupLevel) {
+    level = std::stoi(value);
+    return {};
+  }
+  return "TOPOCOLL_GROUP_LEVEL='" + value + "' is not a topology level; use 0 (the outermost) to " +
+         std::to_string(kMaxGroupLevel) +
+         ", the node level being the innermost, or leave it unset (lg and overlap then take the outermost, auto "
+         "chooses)";
+}
+
 }  // namespace
 
 std::string variable_of(Operation operation, bool per_peer_types) {
@@ -92,6 +108,8 @@ InterposeConfig parse_interpose_config(const EnvironmentLookup& lookup) {
   if (config.error.empty()) config.error = alltoallw_error;
   const std::string verbose_error = parse_verbose(value_of(lookup, "TOPOCOLL_VERBOSE"), config.verbose);
   if (config.error.empty()) config.error = verbose_error;
+  const std::string level_error = parse_group_level(value_of(lookup, "TOPOCOLL_GROUP_LEVEL"), config.group_level);
+  if (config.error.empty()) config.error = level_error;
   return config;
 }
 

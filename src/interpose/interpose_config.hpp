@@ -38,6 +38,9 @@ struct InterposeConfig {
   std::string topology;     // TOPOCOLL_TOPOLOGY (empty: the library's default)
   std::string network;      // TOPOCOLL_NETWORK (a SimGrid platform; empty: none)
   bool verbose = false;     // TOPOCOLL_VERBOSE=1
+  // TOPOCOLL_GROUP_LEVEL: the topology level lg and overlap take their groups from
+  // (CollectiveOptions::group_level); -1 when unset.
+  int group_level = -1;
   // Non-empty when a variable has a value the library cannot use: the message names the
   // variable and the valid values, and every interposed call fails with it.
   std::string error;

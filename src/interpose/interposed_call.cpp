@@ -91,6 +91,7 @@ struct Answerer {
   int by_topocoll(const std::string& algorithm) const {
     CollectiveOptions options;
     options.algorithm = algorithm;
+    options.group_level = config.group_level;
     // The environment as read once (interpose_config), not again at every call.
     const exec::EnvironmentDefaults defaults{config.topology, config.calibration, config.network};
     std::string chosen, chosen_by, inapplicable;

@@ -131,6 +131,22 @@ TEST(InterposeConfig, BadVerboseValueIsAnError) {
   EXPECT_TRUE(contains(config.error, "TOPOCOLL_VERBOSE")) << config.error;
 }
 
+// TOPOCOLL_GROUP_LEVEL: lg's and overlap's groups from a level of the topology (1: the node
+// level under a one-level topology); unset, -1; anything but a level 0-64 is an error.
+TEST(InterposeConfig, GroupLevelIsReadAndChecked) {
+  EXPECT_EQ(parse({}).group_level, -1);
+  const InterposeConfig node_level = parse({{"TOPOCOLL_ALLTOALL", "lg"}, {"TOPOCOLL_GROUP_LEVEL", "1"}});
+  EXPECT_TRUE(node_level.valid()) << node_level.error;
+  EXPECT_EQ(node_level.group_level, 1);
+  EXPECT_EQ(parse({{"TOPOCOLL_GROUP_LEVEL", "0"}}).group_level, 0);
+  for (const char* bad : {"-1", "node", "65", "1.5", "007"}) {
+    const InterposeConfig config = parse({{"TOPOCOLL_GROUP_LEVEL", bad}});
+    EXPECT_FALSE(config.valid()) << bad;
+    EXPECT_TRUE(contains(config.error, std::string("TOPOCOLL_GROUP_LEVEL='") + bad + "' is not a topology level"))
+        << config.error;
+  }
+}
+
 OperationChoice choice_of(const std::string& name) { return parse({{"TOPOCOLL_ALLTOALL", name}}).alltoall; }
 
 TEST(CallRoute, FlatAlgorithmsAnswerIntracommunicators) {
