@@ -23,9 +23,9 @@
 //    round's longest copy + o + the longest latency of the messages through the group + all
 //    their bytes / the capacity; each group link (a host's adapter shared by its ranks) the
 //    same with the bytes leaving the group, and those entering it, then the longest c of the
-//    ranks receiving through it (they complete their receives once through). Where a group link is known,
-//    a rank's own link carries only its messages that leave its host (the innermost level with
-//    a group link);
+//    ranks receiving through it (they complete their receives once through). Where the
+//    innermost level (the hosts) has a group link, a rank's own link carries only its messages
+//    that leave its host;
 //  - the backbone: for each ordered pair of groups it joins, the round's longest copy + o +
 //    the time to drain the bytes from one group to the other through the one-direction
 //    capacity (at that many flows), none moving before the backbone latency; for each

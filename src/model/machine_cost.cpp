@@ -158,7 +158,9 @@ MachinePricing::MachinePricing(const MachineCost& machine, const Topology* topol
       if (largest < 2 || (link && ranks.size() < 2)) continue;
       shared_groups_.push_back(SharedGroups{level, level + 1 < levels_ ? level + 1 : -1, capacity.bytes_per_us,
                                             static_cast<int>(ranks.size()), largest, link});
-      if (link) host_level_ = std::max(host_level_, level);
+      // A link at the innermost level is the host's: what stays inside it skips the ranks' links.
+      if (link && level == levels_ - 1) host_level_ = level;
+      group_links_ = group_links_ || link;
     }
   }
 }

@@ -65,9 +65,9 @@ struct GroupCapacity {
 
 // The link that joins each group of `level` to the rest of the machine, shared by the group's
 // ranks: a host's network adapter under its 16 ranks. One direction carries the bytes of the
-// messages leaving the group, the other those entering it (bytes_per_us each way). Where a
-// machine has one, a rank's own link (injection, ejection) carries only its messages that leave
-// its group of the innermost such level: those between ranks of one host go through its memory.
+// messages leaving the group, the other those entering it (bytes_per_us each way). Where the
+// problem's innermost level (the hosts) has one, a rank's own link (injection, ejection) carries
+// only its messages that leave its host: those between ranks of one host go through its memory.
 using GroupLink = GroupCapacity;
 
 struct MachineCost {
@@ -165,9 +165,10 @@ class MachinePricing {
       if (shared_groups_[k].through(*this, a, b)) bits |= 1ULL << k;
     return bits;
   }
-  bool has_group_links() const { return host_level_ >= 0; }
+  bool has_group_links() const { return group_links_; }
   // Whether a message from a to b crosses a's own link (injection) and b's (ejection): it does
-  // unless both share a group of the innermost level with a group link (MachineCost::group_links).
+  // unless the problem's innermost level (the hosts) has a group link (MachineCost::group_links)
+  // and both ranks share a group there.
   bool through_rank_links(int a, int b) const {
     return host_level_ < 0 || group(a, host_level_) != group(b, host_level_);
   }
@@ -191,7 +192,8 @@ class MachinePricing {
   double backbone_latency_us_ = 0.0;
   RankSample sample_;
   std::vector<SharedGroups> shared_groups_;
-  int host_level_ = -1;  // the innermost problem level with a group link, or -1
+  int host_level_ = -1;  // the innermost problem level when it has a group link, or -1
+  bool group_links_ = false;
   const RoutedCapacities* links_ = nullptr;
 };
 

@@ -366,6 +366,9 @@ TEST(HierarchicalCost, GroupLinksCarryWhatLeavesTheirGroup) {
   EXPECT_NEAR(direct_us(hosts_under_switches), 11.0 + 12000.0 / 100.0, 1e-9);
   m.group_links = {{"switch", 1000.0}, {"node", 400.0}};
   EXPECT_NEAR(direct_us(hosts_under_switches), 71.0, 1e-9);
+  // A switch's link alone: the ranks' own links still carry all 7000 bytes (10 + 1 + 70 us).
+  m.group_links = {{"switch", 1000.0}};
+  EXPECT_NEAR(direct_us(hosts_under_switches), 81.0, 1e-9);
 
   // overlap keeps its messages across the clusters in flight over the rounds inside them, each
   // priced alone; a host's link still passes all its 2 x 6000 bytes: at least 12000 / 60 us.
