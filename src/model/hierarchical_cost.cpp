@@ -177,7 +177,9 @@ void RoundCostMeter::add_group_traffic(int rank, const RankRoundLoad& load, doub
     // Peers merged as alike go through the same group capacities as `peer` (plan_cost.cpp). A
     // group's link carries its ranks' sends one way and their receives the other; from a sample,
     // the sends stand for both (what leaves the groups enters them).
+    // Whether any of `loads` goes through.
     const auto count = [&](const std::vector<MessageLoad>& loads, std::vector<double>& per_group, bool weighted) {
+      bool through = false;
       for (const MessageLoad& message : loads) {
         if (!shared[k].through(*pricing_, rank, message.peer)) continue;
         if (every_rank) {
@@ -186,17 +188,15 @@ void RoundCostMeter::add_group_traffic(int rank, const RankRoundLoad& load, doub
           traffic.weighted += weight * static_cast<double>(message.total_bytes());
         }
         traffic.latency_us = std::max(traffic.latency_us, pricing_->between(rank, message.peer).latency_us);
-        traffic.any = true;
+        through = true;
       }
+      traffic.any = traffic.any || through;
+      return through;
     };
     count(load.sends, traffic.bytes, true);
-    if (shared[k].link) {
-      // The receives through the link complete once it has passed them (as through the rank's own).
-      const bool any_in = traffic.any;
-      traffic.any = false;
-      count(load.recvs, traffic.bytes_in, false);
-      if (traffic.any) traffic.completing_us = std::max(traffic.completing_us, completing_us);
-      traffic.any = traffic.any || any_in;
+    // The receives through a link complete once it has passed them (as through the rank's own).
+    if (shared[k].link && count(load.recvs, traffic.bytes_in, false)) {
+      traffic.completing_us = std::max(traffic.completing_us, completing_us);
     }
   }
 }
