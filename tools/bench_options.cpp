@@ -10,7 +10,6 @@
 #endif
 
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
@@ -18,6 +17,7 @@
 #include <limits>
 #include <ostream>
 
+#include "algorithms/group_level.hpp"
 #include "algorithms/registry.hpp"
 
 namespace topocoll::bench {
@@ -205,7 +205,7 @@ ParsedCommandLine parse_command_line(int argc, char** argv, bool print) {
   app.add_option("--group-level", options.group_level,
                  "lg, overlap: the topology level whose groups they use (0: the outermost, the node level "
                  "innermost; -1: the outermost, or under auto each level priced)")
-      ->check(CLI::Range(-1, 64))
+      ->check(CLI::Range(-1, kMaxGroupLevel))
       ->capture_default_str();
   app.add_option("--topo-stars", options.topo_stars,
                  "topo: bit l set makes phase l (0: the outermost level) a star instead of a binomial tree")

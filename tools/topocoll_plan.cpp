@@ -18,25 +18,26 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <fstream>
-#include <limits>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "algorithms/group_level.hpp"
 #include "algorithms/registry.hpp"
 #include "algorithms/round_plan.hpp"
 #include "bench_pattern.hpp"
-#include "plan_machine.hpp"
-#include "plan_svg.hpp"
-#include "network/platform_description.hpp"
-#include "select/auto_select.hpp"
 #include "model/liu_flat_cost.hpp"
 #include "model/root_path_cost.hpp"
 #include "model/tam_wang.hpp"
+#include "network/platform_description.hpp"
+#include "plan_machine.hpp"
+#include "plan_svg.hpp"
 #include "schedule/printer.hpp"
 #include "schedule/statistics.hpp"
 #include "schedule/verifier.hpp"
+#include "select/auto_select.hpp"
 #include "topology/topology.hpp"
 
 using namespace topocoll;
@@ -189,7 +190,7 @@ int main(int argc, char** argv) {
   app.add_option("--group-level,-g", group_level,
                  "lg, overlap: the topology level whose groups they use (0: the outermost; -1: the outermost, "
                  "or under auto each level priced)")
-      ->check(CLI::Range(-1, 64))
+      ->check(CLI::Range(-1, kMaxGroupLevel))
       ->capture_default_str();
   app.add_option("--format,-f", format, "text (round by round) or json (statistics)")
       ->check(CLI::IsMember({"text", "json"}))

@@ -135,14 +135,13 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
 // progress (MPI_Wait and MPI_Test on the request included) advances them, under MPICH waiting or
 // testing the request does, and so does every topocoll call. An error met on the way comes back
 // from the completion call as its code (the array forms report it as MPI reports a request's
-// error there). The first call on a communicator, blocking
-// or not, sets it up with every rank (a duplicate, its topology), and a v form whose algorithm
-// asks other ranks for block sizes (lg; binomial and topo for scatterv and gatherv) learns them at
-// its start from those ranks' starts; auto for a v form completes at its start the summaries of
-// the traffic that earlier calls of its kind sent on their way, or at the communicator's first
-// such call exchanges its own (docs/tuning.md). Without a progress hook in the MPI library
-// (SMPI), or for `liu`, which has no nonblocking form yet, the call does not apply (see
-// CollectiveOptions::inapplicable_reason).
+// error there). The first call on a communicator, blocking or not, sets it up with every rank
+// (a duplicate, its topology); a v form whose algorithm asks other ranks for block sizes (lg;
+// binomial and topo for scatterv and gatherv) learns them after its start, as the first step of
+// its rounds, and liu's stages advance as rounds do; auto for a v form completes at its start
+// the summaries of the traffic that earlier calls of its kind sent on their way, or at the
+// communicator's first such call exchanges its own (docs/tuning.md). Without a progress hook in
+// the MPI library (SMPI) the call does not apply (see CollectiveOptions::inapplicable_reason).
 int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request, const CollectiveOptions& options = {});
 int ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,

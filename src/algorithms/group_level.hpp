@@ -13,6 +13,10 @@
 
 namespace topocoll {
 
+// The deepest level a caller may name (tools' --group-level, TOPOCOLL_GROUP_LEVEL): far past
+// any real topology's depth; a level the topology lacks is refused per call, with the levels.
+inline constexpr int kMaxGroupLevel = 64;
+
 // The level index the knobs name: the outermost (0) when left at -1.
 int group_level(const AlgorithmKnobs& knobs);
 

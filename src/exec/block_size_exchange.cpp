@@ -1,10 +1,5 @@
 #include "exec/block_size_exchange.hpp"
 
-#include <cstdint>
-#include <vector>
-
-#include "exec/request_window.hpp"
-
 namespace topocoll::exec {
 
 namespace {
@@ -16,33 +11,47 @@ PointToPoint sizes_message(PointToPoint::Direction direction, std::vector<std::u
 
 }  // namespace
 
-MaybeFailure exchange_block_sizes(const Algorithm& algorithm, const Problem& problem, int rank,
-                                  LocalBlocks& blocks, MPI_Comm comm, int tag) {
-  if (algorithm.size_questions == nullptr) return std::nullopt;
+void BlockSizeExchange::start(const Algorithm& algorithm, const Problem& problem, int rank, LocalBlocks& blocks,
+                              MPI_Comm comm, int tag) {
+  blocks_ = &blocks;
+  window_.reopen(comm, tag, 0);
+  if (algorithm.size_questions == nullptr) return;
   const int p = problem.size;
-  SizeQuestions questions;
-  algorithm.size_questions(problem, rank, questions);
-  std::vector<std::vector<std::uint64_t>> incoming(static_cast<std::size_t>(p)), outgoing(static_cast<std::size_t>(p));
-  RequestWindow window(comm, tag, 0);
+  algorithm.size_questions(problem, rank, questions_);
+  incoming_.assign(static_cast<std::size_t>(p), {});
+  outgoing_.assign(static_cast<std::size_t>(p), {});
   for (int peer = 0; peer < p; ++peer) {
     if (peer == rank) continue;
     const auto q = static_cast<std::size_t>(peer);
-    if (!questions.learn[q].empty()) {
-      incoming[q].resize(questions.learn[q].size());
-      window.post(sizes_message(PointToPoint::Direction::receive, incoming[q], peer));
+    if (!questions_.learn[q].empty()) {
+      incoming_[q].resize(questions_.learn[q].size());
+      window_.post(sizes_message(PointToPoint::Direction::receive, incoming_[q], peer));
     }
     // A size this rank holds: of a block it sends, or (the root of gatherv) one it receives.
-    for (const auto& [src, dst] : questions.tell[q]) outgoing[q].push_back(blocks.bytes(src, dst));
-    if (!outgoing[q].empty()) window.post(sizes_message(PointToPoint::Direction::send, outgoing[q], peer));
+    for (const auto& [src, dst] : questions_.tell[q]) outgoing_[q].push_back(blocks.bytes(src, dst));
+    if (!outgoing_[q].empty()) window_.post(sizes_message(PointToPoint::Direction::send, outgoing_[q], peer));
   }
-  if (auto failure = window.wait_all()) return failure;
-  for (std::size_t q = 0; q < questions.learn.size(); ++q) {
-    const auto& learnt = questions.learn[q];
+}
+
+bool BlockSizeExchange::test(MaybeFailure& failure) {
+  if (!window_.test_all(failure)) return false;
+  if (!failure) tell_learnt();
+  return true;
+}
+
+MaybeFailure BlockSizeExchange::wait() {
+  MaybeFailure failure = window_.wait_all();
+  if (!failure) tell_learnt();
+  return failure;
+}
+
+void BlockSizeExchange::tell_learnt() {
+  for (std::size_t q = 0; q < questions_.learn.size(); ++q) {
+    const auto& learnt = questions_.learn[q];
     for (std::size_t i = 0; i < learnt.size(); ++i) {
-      blocks.tell(learnt[i].first, learnt[i].second, static_cast<std::size_t>(incoming[q][i]));
+      blocks_->tell(learnt[i].first, learnt[i].second, static_cast<std::size_t>(incoming_[q][i]));
     }
   }
-  return std::nullopt;
 }
 
 }  // namespace topocoll::exec

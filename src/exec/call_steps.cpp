@@ -22,13 +22,9 @@ MaybeFailure build_plan(const CheckedCall& call, ExecutionPlan& plan) {
   return std::nullopt;
 }
 
-MaybeFailure find_or_build_plan(CommState& state, CheckedCall& call, LocalBlocks* blocks, MPI_Comm private_comm,
-                                int size_tag, std::shared_ptr<const ExecutionPlan>& plan) {
+// The v forms' plan is built per call, after the sizes they ask were learnt.
+MaybeFailure find_or_build_plan(CommState& state, CheckedCall& call, std::shared_ptr<const ExecutionPlan>& plan) {
   if (is_variable(call.operation)) {
-    if (auto failure = exchange_block_sizes(*call.algorithm, call.problem, call.rank, *blocks,
-                                            private_comm, size_tag)) {
-      return failure;
-    }
     auto built = std::make_shared<ExecutionPlan>();
     if (auto failure = build_plan(call, *built)) return failure;
     plan = std::move(built);
@@ -92,13 +88,22 @@ MaybeFailure set_up_call(const CallArguments& arguments, CheckedCall& call, Call
   return state.private_comm(setup.private_comm);
 }
 
-MaybeFailure prepare_walk(const CallArguments& arguments, CheckedCall& call, CallBlocks& blocks,
-                          const CallSetup& setup, std::shared_ptr<const ExecutionPlan>& plan, StagedBuffers& buffers) {
-  LocalBlocks* local = blocks.local ? &*blocks.local : nullptr;
-  if (auto failure =
-          find_or_build_plan(*setup.state, call, local, setup.private_comm, setup.tags.block_sizes, plan)) {
-    return failure;
-  }
+bool asks_block_sizes(const CheckedCall& call) {
+  return is_variable(call.operation) && call.algorithm->size_questions != nullptr;
+}
+
+void start_block_sizes(CheckedCall& call, CallBlocks& blocks, const CallSetup& setup, BlockSizeExchange& exchange) {
+  exchange.start(*call.algorithm, call.problem, call.rank, *blocks.local, setup.private_comm, setup.tags.block_sizes);
+}
+
+MaybeFailure plan_and_stage(const CallArguments& arguments, CheckedCall& call, const CallSetup& setup,
+                            std::shared_ptr<const ExecutionPlan>& plan, StagedBuffers& buffers) {
+  if (auto failure = find_or_build_plan(*setup.state, call, plan)) return failure;
+  return stage_buffers(arguments, call, setup, plan->scratch_bytes, buffers);
+}
+
+MaybeFailure stage_buffers(const CallArguments& arguments, const CheckedCall& call, const CallSetup& setup,
+                           std::size_t scratch_bytes, StagedBuffers& buffers) {
   if (call.settings.hollow) return std::nullopt;
   // MPI_Pack wants a communicator that returns errors: this process's own while the duplicate
   // is on its way.
@@ -106,7 +111,17 @@ MaybeFailure prepare_walk(const CallArguments& arguments, CheckedCall& call, Cal
   if (pack_comm == MPI_COMM_NULL) {
     if (auto failure = local_probe_comm(pack_comm)) return failure;
   }
-  return buffers.stage_in(arguments, call, plan->scratch_bytes, pack_comm);
+  return buffers.stage_in(arguments, call, scratch_bytes, pack_comm);
+}
+
+MaybeFailure prepare_walk(const CallArguments& arguments, CheckedCall& call, CallBlocks& blocks, const CallSetup& setup,
+                          std::shared_ptr<const ExecutionPlan>& plan, StagedBuffers& buffers) {
+  if (asks_block_sizes(call)) {
+    BlockSizeExchange exchange;
+    start_block_sizes(call, blocks, setup, exchange);
+    if (auto failure = exchange.wait()) return failure;
+  }
+  return plan_and_stage(arguments, call, setup, plan, buffers);
 }
 
 }  // namespace topocoll::exec

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "exec/auto_choice.hpp"
+#include "exec/block_size_exchange.hpp"
 #include "exec/call.hpp"
 #include "exec/call_blocks.hpp"
 #include "exec/comm_state.hpp"
@@ -44,10 +45,23 @@ struct CallSetup {
 MaybeFailure set_up_call(const CallArguments& arguments, CheckedCall& call, CallSetup& setup,
                          bool wait_for_duplicate = true, AutoTraffic traffic = AutoTraffic::with_the_call);
 
-// The plan: the uniform operations' cached per communicator, the v forms' built for the call's
-// sizes after learning those their algorithm asks for (point-to-point with the ranks that hold
-// them, on setup.private_comm, which must then be made); then the buffers staged for it (none
-// for a hollow call).
+// Whether the call is a v form whose algorithm learns block sizes from other ranks before its
+// plan (Algorithm::size_questions), over setup.private_comm, which must then be made.
+bool asks_block_sizes(const CheckedCall& call);
+// Posts that exchange (block_size_exchange.hpp), under the call's tag for it.
+void start_block_sizes(CheckedCall& call, CallBlocks& blocks, const CallSetup& setup, BlockSizeExchange& exchange);
+
+// The plan (the uniform operations' cached per communicator, the v forms' built for the call's
+// sizes, which must be known), then the buffers staged for it (none for a hollow call).
+MaybeFailure plan_and_stage(const CallArguments& arguments, CheckedCall& call, const CallSetup& setup,
+                            std::shared_ptr<const ExecutionPlan>& plan, StagedBuffers& buffers);
+
+// The buffers staged for `scratch_bytes` of scratch (none for a hollow call), packing with the
+// private communicator or, while its duplicate is on its way, this process's own.
+MaybeFailure stage_buffers(const CallArguments& arguments, const CheckedCall& call, const CallSetup& setup,
+                           std::size_t scratch_bytes, StagedBuffers& buffers);
+
+// The blocking call's: the sizes asked, waited for, then plan_and_stage.
 MaybeFailure prepare_walk(const CallArguments& arguments, CheckedCall& call, CallBlocks& blocks,
                           const CallSetup& setup, std::shared_ptr<const ExecutionPlan>& plan, StagedBuffers& buffers);
 

@@ -7,12 +7,14 @@
 #include <utility>
 
 #include "exec/algorithm_setup.hpp"
+#include "exec/block_size_exchange.hpp"
 #include "exec/call_blocks.hpp"
 #include "exec/call_checks.hpp"
 #include "exec/call_steps.hpp"
 #include "exec/comm_state.hpp"
 #include "exec/error_report.hpp"
 #include "exec/executor.hpp"
+#include "exec/liu_exchange.hpp"
 #include "exec/mpi_handles.hpp"
 #include "exec/outstanding.hpp"
 #include "exec/staging.hpp"
@@ -45,16 +47,42 @@ class PendingCollective final : public Outstanding {
 
   bool advance_walk() {
     const WorldErrorsReturned errors_come_back;  // as in the blocking call (mpi_handles.hpp)
-    if (walk == nullptr) {  // the communicator's first call: its duplicate is on its way
+    if (setup.private_comm == MPI_COMM_NULL) {   // the communicator's first call: its duplicate is on its way
       if (auto failure = setup.state->private_comm_without_waiting(setup.private_comm)) return finish(failure);
       if (setup.private_comm == MPI_COMM_NULL) return false;
-      walk = std::make_unique<PlanWalk>(*plan, buffers.bytes(), setup.private_comm, setup.tags.schedule,
-                                        call.settings, false);
     }
-    if (!walk->advance()) return false;
-    MaybeFailure failure = walk->take_failure();
+    MaybeFailure failure;
+    if (call.algorithm->self_describing) {  // liu: its stages instead of a plan's rounds
+      if (liu == nullptr) {
+        liu = std::make_unique<LiuExchange>(call.problem, call.rank, buffers.bytes(), setup.private_comm,
+                                            setup.tags.schedule, call.settings.copy_bandwidth);
+      }
+      if (!liu->advance(false)) return false;
+      failure = liu->take_failure();
+    } else {
+      if (walk == nullptr) {
+        if (plan == nullptr && !learn_block_sizes()) return false;
+        if (failed_before_walk) return finish(failed_before_walk);
+        walk = std::make_unique<PlanWalk>(*plan, buffers.bytes(), setup.private_comm, setup.tags.schedule,
+                                          call.settings, false);
+      }
+      if (!walk->advance()) return false;
+      failure = walk->take_failure();
+    }
     if (!failure && !call.settings.hollow) failure = buffers.stage_out(arguments, call, setup.private_comm);
     return finish(failure);
+  }
+
+  // A v form whose algorithm asks block sizes: their exchange (started at the first progress
+  // after the duplicate is made), then the plan and the staged buffers. False while on its way.
+  bool learn_block_sizes() {
+    if (sizes == nullptr) {
+      sizes = std::make_unique<BlockSizeExchange>();
+      start_block_sizes(call, blocks, setup, *sizes);
+    }
+    if (!sizes->test(failed_before_walk)) return false;
+    if (!failed_before_walk) failed_before_walk = plan_and_stage(arguments, call, setup, plan, buffers);
+    return true;
   }
 
   const void* owner() const override { return setup.state; }
@@ -70,7 +98,10 @@ class PendingCollective final : public Outstanding {
   CallSetup setup;
   std::shared_ptr<const ExecutionPlan> plan;
   StagedBuffers buffers;
+  std::unique_ptr<BlockSizeExchange> sizes;
+  MaybeFailure failed_before_walk;
   std::unique_ptr<PlanWalk> walk;
+  std::unique_ptr<LiuExchange> liu;
   std::string label;                  // "ialltoall (pairwise)", for a failure's message
   RequestOutcome* outcome = nullptr;  // null for a stand-in: no user waits for it
   MPI_Request request = MPI_REQUEST_NULL;
@@ -100,16 +131,7 @@ MaybeFailure check_start(const CheckedCall& call, const CallArguments& arguments
   }
   const bool variable = is_variable(call.operation);
   const Algorithm* algorithm = call.algorithm;
-  if (algorithm != nullptr && algorithm->self_describing) {
-    return inapplicable("algorithm '" + std::string(algorithm->name) +
-                        "' exchanges block sizes as it goes and has no nonblocking form yet");
-  }
   if (rule == StartRule::may_wait_for_peers) return std::nullopt;
-  if (variable && algorithm != nullptr && algorithm->size_questions != nullptr) {
-    return inapplicable("algorithm '" + std::string(algorithm->name) +
-                        "' learns block sizes from other ranks before its first round, and a nonblocking start "
-                        "never waits for another rank");
-  }
   CommState* state = nullptr;
   if (auto failure = find_comm_state(arguments.comm, state)) return failure;
   const bool topology = call.auto_select || algorithm->needs_topology;
@@ -130,37 +152,21 @@ MaybeFailure check_start(const CheckedCall& call, const CallArguments& arguments
   return std::nullopt;
 }
 
-// After the set-up: what auto chose must have a nonblocking form too, and start under `rule`.
-MaybeFailure check_chosen(const CheckedCall& call, StartRule rule) {
-  if (!call.auto_select || call.native) return std::nullopt;
-  const Algorithm& chosen = *call.algorithm;
-  if (chosen.self_describing) {
-    return inapplicable("auto chose '" + std::string(chosen.name) + "', which has no nonblocking form yet");
-  }
-  if (rule == StartRule::never_waits && is_variable(call.operation) && chosen.size_questions != nullptr) {
-    return inapplicable("auto chose '" + std::string(chosen.name) +
-                        "', which learns block sizes from other ranks before its first round, and a nonblocking start "
-                        "never waits for another rank");
-  }
-  return std::nullopt;
-}
-
-// Set-up, plan and staged buffers; the walk is not started. The private duplicate may still be
-// on its way, except where the start learns block sizes from other ranks over it (a v form
-// whose algorithm asks them), or auto, whose set-up has it already under StartRule::never_waits.
-// auto chooses a v form by the traffic summaries settled at the start where it may wait, by the
-// latest known where it never waits (check_start made sure there is one).
+// Set-up, and the plan with its staged buffers unless the call learns block sizes first (its
+// walk's first stage, PendingCollective::learn_block_sizes; liu, which has no plan, stages its
+// buffers alone); the walk is not started. The
+// private duplicate may still be on its way, except under auto, whose set-up has it already
+// under StartRule::never_waits. auto chooses a v form by the traffic summaries settled at the
+// start where it may wait, by the latest known where it never waits (check_start made sure
+// there is one).
 MaybeFailure prepare(PendingCollective& p, StartRule rule) {
-  const Algorithm* algorithm = p.call.algorithm;
-  const bool asks_sizes = is_variable(p.call.operation) && algorithm != nullptr && algorithm->size_questions != nullptr;
   const AutoTraffic traffic =
       rule == StartRule::may_wait_for_peers ? AutoTraffic::settled : AutoTraffic::latest_known;
-  if (auto failure = set_up_call(p.arguments, p.call, p.setup, p.call.auto_select || asks_sizes, traffic)) {
-    return failure;
-  }
+  if (auto failure = set_up_call(p.arguments, p.call, p.setup, p.call.auto_select, traffic)) return failure;
   if (p.call.native) return std::nullopt;
-  if (auto failure = check_chosen(p.call, rule)) return failure;
-  return prepare_walk(p.arguments, p.call, p.blocks, p.setup, p.plan, p.buffers);
+  if (p.call.algorithm->self_describing) return stage_buffers(p.arguments, p.call, p.setup, 0, p.buffers);
+  if (asks_block_sizes(p.call)) return std::nullopt;
+  return plan_and_stage(p.arguments, p.call, p.setup, p.plan, p.buffers);
 }
 
 // As the blocking call's (collective.cpp): this rank's arguments failed, its peers may have

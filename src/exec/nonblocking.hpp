@@ -15,8 +15,8 @@ namespace topocoll::exec {
 // What the start may do before the schedule's first round.
 enum class StartRule {
   // Set the communicator up on first use (its duplicate, its topology: collective, like
-  // MPI_Comm_dup) and, for a v form whose algorithm asks block sizes of other ranks (lg, the
-  // trees of scatterv and gatherv), learn them from those ranks' starts.
+  // MPI_Comm_dup). A v form whose algorithm asks block sizes of other ranks (lg, the trees of
+  // scatterv and gatherv) learns them after the start under either rule.
   may_wait_for_peers,
   // Never wait for another rank (the drop-in: a valid program may start a collective and then
   // wait on a message that the other rank sends before its own start). A call that would is

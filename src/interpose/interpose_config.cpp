@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "algorithms/group_level.hpp"
 #include "algorithms/registry.hpp"
 #include "schedule/block_map.hpp"
 
@@ -70,7 +71,6 @@ std::string parse_verbose(const std::string& value, bool& verbose) {
 
 // A topology level: 0 (the outermost) .. kMaxGroupLevel; empty: unset (-1).
 std::string parse_group_level(const std::string& value, int& level) {
-  constexpr int kMaxGroupLevel = 64;
   level = -1;
   if (value.empty()) return {};
   const bool digits = value.size() <= 2 && value.find_first_not_of("0123456789") == std::string::npos;

@@ -190,13 +190,36 @@ std::size_t average_block_class(std::size_t average_bytes) {
 
 namespace {
 
+// The run a validation point names (describe_run's text: "lg with groups of level 1"), among
+// the candidates and the settings auto tries on `problem`.
+std::optional<AutoRun> run_named(const std::string& label, Operation operation, const Problem& problem,
+                                 std::span<const Algorithm> candidates) {
+  if (label == "native") return AutoRun{label, problem.knobs, {}};
+  for (const Algorithm& algorithm : candidates) {
+    const std::string name(algorithm.name);
+    if (label != name && label.rfind(name + " with ", 0) != 0) continue;
+    if (algorithm.auto_knobs == nullptr) {
+      if (label == name) return AutoRun{name, problem.knobs, {}};
+      continue;
+    }
+    for (const AlgorithmKnobs& knobs : algorithm.auto_knobs(problem)) {
+      if (describe_run(name, knobs, operation) == label) return AutoRun{name, knobs, {}};
+    }
+  }
+  return std::nullopt;
+}
+
 // auto without a table: the model's pick, unless the calibration's validation measured it slower.
+// The validation names each run with its knobs (calibrate's points), and so is the pick looked up.
 AutoRun model_or_validation(Operation operation, std::size_t block_bytes, const Problem& problem,
                             const Calibration& calibration, std::span<const Algorithm> candidates) {
   AutoRun run = choose_algorithm(problem, calibration.machine(), candidates);
-  if (auto validated = overrule_by_validation(operation, block_bytes, problem.size, run.algorithm, calibration,
-                                              candidates)) {
-    return {validated->algorithm, problem.knobs, validated->chosen_by};
+  const std::string pick = describe_run(run.algorithm, run.knobs, operation);
+  if (auto validated = overrule_by_validation(operation, block_bytes, problem.size, pick, calibration, candidates)) {
+    if (auto named = run_named(validated->algorithm, operation, problem, candidates)) {
+      named->chosen_by = validated->chosen_by;
+      return *named;
+    }
   }
   return run;
 }

@@ -51,7 +51,9 @@ std::optional<ValidatedChoice> overrule_by_validation(Operation operation, std::
   const auto ends = bracket(sizes, block_bytes);
   if (!ends) return std::nullopt;
   const auto [lo, hi] = *ends;
-  const auto runnable = [&](const std::string& name) {
+  // A point names the algorithm with the knobs it ran with ("lg with groups of level 1").
+  const auto runnable = [&](const std::string& label) {
+    const std::string name = label.substr(0, label.find(" with "));
     return name == "native" ||
            std::any_of(candidates.begin(), candidates.end(), [&](const Algorithm& a) { return a.name == name; });
   };

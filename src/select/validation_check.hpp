@@ -36,12 +36,13 @@ inline double validation_noise(const Calibration& calibration) {
 }
 
 struct ValidatedChoice {
-  std::string algorithm;  // a candidate's name, or "native"
+  std::string algorithm;  // a point's name for a candidate's run, or "native"
   std::string chosen_by;  // "the calibration's validation (...)"
 };
 
 // Nullopt where the measurements do not overrule `model_pick` (they agree, or say nothing).
-// `candidates`: the algorithms that may run (native always may).
+// Points and `model_pick` name a run as describe_run does ("overlap with 2 stripes"), and so
+// does the choice. `candidates`: the algorithms that may run (native always may).
 std::optional<ValidatedChoice> overrule_by_validation(Operation operation, std::size_t block_bytes, int ranks,
                                                       const std::string& model_pick, const Calibration& calibration,
                                                       std::span<const Algorithm> candidates);

@@ -1,9 +1,9 @@
 // Nonblocking collectives (topocoll::ialltoall ... igatherv) against the MPI library's blocking
 // ones, byte for byte: the schedule algorithms, several calls outstanding on one communicator
-// and completed out of order, MPI_Test polling, MPI_Waitany in a mixed array, in place, a
-// derived datatype, every rooted and irregular form (auto's too), MPI_Request_free of an
-// outstanding call, later calls that need a duplicate a first start asked for, the verdicts that
-// hand a call to the library, and errors at the start and at completion.
+// and completed out of order, v forms that learn block sizes after their start, MPI_Test
+// polling, MPI_Waitany in a mixed array, in place, a derived datatype, every rooted and irregular form (auto's and
+// liu's too), MPI_Request_free of an outstanding call, later calls that need a duplicate a first start asked for, the
+// verdicts that hand a call to the library, and errors at the start and at completion.
 #include <numeric>
 #include <string>
 #include <vector>
@@ -126,6 +126,80 @@ TEST_F(Nonblocking, StartDoesNotWaitForPeers) {
     EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS) << name;
     if (!rooted) {
       EXPECT_TRUE(same_elements(result, expected_receive_blocks(fresh, count), count)) << name;
+    }
+  }
+  MPI_Comm_free(&fresh);
+}
+
+// The v forms whose algorithm learns block sizes from other ranks before its plan (lg for
+// alltoallv, binomial for gatherv and scatterv) learn them after the start: rank 0 starts, then
+// sends to rank 1, which receives before its own start. The topology is discovered first by a
+// blocking call, which waits for every rank by design.
+TEST_F(Nonblocking, IrregularFormsLearnTheirSizesAfterTheStart) {
+  const int p = size_of(MPI_COMM_WORLD);
+  if (p < 2) return;
+  MPI_Comm fresh = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &fresh);
+  const int rank = rank_in(fresh), root = p - 1;
+  CollectiveOptions lg = named("lg");
+  lg.topology = "clusters:" + std::to_string(p / 2) + "," + std::to_string(p - p / 2);
+  const IrregularExchange x = irregular_exchange(rank, p);
+  // Large enough for the alltoallv's blocks and for scatterv's (at most 4 ints a rank).
+  std::vector<int> send(x.send_displs.back() + x.send_counts.back() + 1 + 4 * p);
+  std::iota(send.begin(), send.end(), rank * 1000);
+  std::vector<int> reference(x.recv_size, kCanary), result(x.recv_size, kCanary);
+  MPI_Alltoallv(send.data(), x.send_counts.data(), x.send_displs.data(), MPI_INT, reference.data(),
+                x.recv_counts.data(), x.recv_displs.data(), MPI_INT, fresh);
+  EXPECT_EQ(alltoallv(send.data(), x.send_counts.data(), x.send_displs.data(), MPI_INT, result.data(),
+                      x.recv_counts.data(), x.recv_displs.data(), MPI_INT, fresh, lg),
+            MPI_SUCCESS);
+  EXPECT_TRUE(result == reference) << "lg alltoallv";
+  // Gatherv's blocks: counts[q] = (q * 3) % 4 + 1 ints, gathered at `root` in rank order.
+  std::vector<int> counts(p), displs(p);
+  for (int q = 0; q < p; ++q) counts[q] = (q * 3) % 4 + 1;
+  for (int q = 1; q < p; ++q) displs[q] = displs[q - 1] + counts[q - 1];
+  const int total = displs[p - 1] + counts[p - 1];
+  std::vector<int> gathered_reference(total, kCanary);
+  MPI_Gatherv(send.data(), counts[rank], MPI_INT, gathered_reference.data(), counts.data(), displs.data(), MPI_INT,
+              root, fresh);
+  std::vector<int> scattered_reference(counts[rank], kCanary);
+  MPI_Scatterv(send.data(), counts.data(), displs.data(), MPI_INT, scattered_reference.data(), counts[rank], MPI_INT,
+               root, fresh);
+  for (const char* form : {"ialltoallv", "igatherv", "iscatterv"}) {
+    const std::string name = form;
+    std::vector<int> got;
+    MPI_Request request = MPI_REQUEST_NULL;
+    int token = 0;
+    if (rank == 1) MPI_Recv(&token, 1, MPI_INT, 0, 6, fresh, MPI_STATUS_IGNORE);
+    int rc = MPI_SUCCESS;
+    if (name == "ialltoallv") {
+      got.assign(x.recv_size, kCanary);
+      rc = ialltoallv(send.data(), x.send_counts.data(), x.send_displs.data(), MPI_INT, got.data(),
+                      x.recv_counts.data(), x.recv_displs.data(), MPI_INT, fresh, &request, lg);
+    } else if (name == "igatherv") {
+      got.assign(total, kCanary);
+      rc = igatherv(send.data(), counts[rank], MPI_INT, got.data(), counts.data(), displs.data(), MPI_INT, root, fresh,
+                    &request, named("binomial"));
+    } else {
+      got.assign(counts[rank], kCanary);
+      rc = iscatterv(send.data(), counts.data(), displs.data(), MPI_INT, got.data(), counts[rank], MPI_INT, root, fresh,
+                     &request, named("binomial"));
+    }
+    EXPECT_EQ(rc, MPI_SUCCESS) << name << ": " << topocoll_error_message();
+    if (rank == 0) {
+      token = 11;
+      MPI_Send(&token, 1, MPI_INT, 1, 6, fresh);
+    }
+    EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS) << name << ": " << topocoll_error_message();
+    if (rank == 1) {
+      EXPECT_EQ(token, 11);
+    }
+    if (name == "ialltoallv") {
+      EXPECT_TRUE(got == reference) << name;
+    } else if (name == "iscatterv") {
+      EXPECT_TRUE(got == scattered_reference) << name;
+    } else if (rank == root) {
+      EXPECT_TRUE(got == gathered_reference) << name;
     }
   }
   MPI_Comm_free(&fresh);
@@ -320,7 +394,7 @@ TEST_F(Nonblocking, RootedAndIrregularFormsMatchMpi) {
   const IrregularExchange x = irregular_exchange(rank, p);
   const std::size_t recv_size = x.recv_size;
   std::vector<MPI_Datatype> types(p, MPI_INT);
-  for (const char* name : {"pairwise", "direct"}) {
+  for (const char* name : {"pairwise", "direct", "liu"}) {
     MPI_Request request = MPI_REQUEST_NULL;
     reference.assign(recv_size, kCanary);
     result.assign(recv_size, kCanary);
@@ -419,8 +493,9 @@ TEST_F(Nonblocking, AutoOfTheIrregularForms) {
   MPI_Comm_free(&comm);
 }
 
-// liu has no nonblocking form yet: with inapplicable_reason the library answers, and says why.
-TEST_F(Nonblocking, CallsWithoutNonblockingFormGoToTheLibrary) {
+// An algorithm that does not apply, with options.inapplicable_reason set: the MPI library's
+// own nonblocking call answers, and the reason says why.
+TEST_F(Nonblocking, InapplicableCallsGoToTheLibrary) {
   const int p = size_of(MPI_COMM_WORLD);
   std::vector<int> counts(p, 2), displs(p);
   for (int q = 0; q < p; ++q) displs[q] = 2 * q;
@@ -428,7 +503,8 @@ TEST_F(Nonblocking, CallsWithoutNonblockingFormGoToTheLibrary) {
   std::iota(send.begin(), send.end(), rank_in(MPI_COMM_WORLD) * 100);
   MPI_Alltoallv(send.data(), counts.data(), displs.data(), MPI_INT, reference.data(), counts.data(), displs.data(),
                 MPI_INT, MPI_COMM_WORLD);
-  CollectiveOptions options = named("liu");
+  CollectiveOptions options = named("lg");
+  options.topology = "flat:" + std::to_string(p);  // one group: lg has nothing to aggregate
   std::string reason, chosen;
   options.inapplicable_reason = &reason;
   options.chosen_algorithm = &chosen;
@@ -438,7 +514,7 @@ TEST_F(Nonblocking, CallsWithoutNonblockingFormGoToTheLibrary) {
             MPI_SUCCESS);
   EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
   EXPECT_TRUE(result == reference);
-  EXPECT_NE(reason.find("no nonblocking form"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("'lg' does not apply"), std::string::npos) << reason;
   EXPECT_EQ(chosen, "native");
 }
 

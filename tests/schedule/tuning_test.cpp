@@ -201,6 +201,41 @@ TEST(Tuning, AutoUsesTheTableWhereItCovers) {
             "direct");
 }
 
+// The validation's points name each run with its knobs ("overlap with 2 stripes", as
+// topocoll-calibrate times them): the model's pick is looked up by that name, and a run they
+// measured fastest runs with its knobs.
+TEST(Tuning, TheValidationNamesRunsWithTheirKnobs) {
+  const Topology topology = test_machines::two_clusters(8, 8);
+  Calibration calibration = machine_with({});
+  calibration.ranks = 16;
+  const Problem problem{16, 2048, &topology, {}};
+  const AutoRun model = choose_algorithm(problem, calibration);
+  const std::string pick = describe_run(model.algorithm, model.knobs);
+  std::optional<AlgorithmKnobs> other;
+  std::string other_label;
+  for (const AlgorithmKnobs& knobs : find_algorithm(Operation::alltoall, "overlap")->auto_knobs(problem)) {
+    const std::string label = describe_run("overlap", knobs);
+    if (label != pick && label.find(" with ") != std::string::npos) {
+      other = knobs;
+      other_label = label;
+      break;
+    }
+  }
+  ASSERT_TRUE(other) << "overlap has settings with knobs told";
+  for (const std::size_t bytes : {std::size_t{1024}, std::size_t{4096}}) {
+    calibration.validation.push_back({"alltoall", bytes, pick, 1.0, 100.0});
+    calibration.validation.push_back({"alltoall", bytes, other_label, 1.0, 30.0});
+    calibration.validation.push_back({"alltoall", bytes, "native", std::nullopt, 60.0});
+  }
+  const AutoRun run =
+      choose_for_call(Operation::alltoall, 2048, problem, calibration, algorithms_for(Operation::alltoall));
+  EXPECT_EQ(run.algorithm, "overlap") << run.chosen_by;
+  EXPECT_EQ(describe_run(run.algorithm, run.knobs), other_label);
+  EXPECT_EQ(run.knobs.stripes, other->stripes);
+  EXPECT_EQ(run.knobs.group_level, other->group_level);
+  EXPECT_NE(run.chosen_by.find(other_label + " measured fastest"), std::string::npos) << run.chosen_by;
+}
+
 // The table is keyed by the call's own operation: an alltoallv (priced through its uniform
 // alltoall stand-in) finds the alltoallv entry, not the alltoall one; a gather finds its entry
 // by the root's block size.

@@ -150,5 +150,26 @@ TEST(ValidationCheck, TheCalibrationsNoiseDecidesWhatOverrules) {
   EXPECT_DOUBLE_EQ(validation_noise(calibration), 0.005);
 }
 
+// A point names a run with the knobs it ran with (describe_run: "overlap with 2 stripes"): as
+// the fastest, and as the model's pick.
+TEST(ValidationCheck, PointsNameRunsWithTheirKnobs) {
+  Calibration calibration = validated_on_16_ranks();  // native: 60 us at 1 KiB, 900 at 64 KiB
+  calibration.validation.push_back({"alltoall", 1024, "overlap with 2 stripes", 40.0, 50.0});
+  calibration.validation.push_back({"alltoall", 65536, "overlap with 2 stripes", 700.0, 800.0});
+  calibration.validation.push_back({"alltoall", 1024, "overlap with 4 stripes", 40.0, 200.0});
+  calibration.validation.push_back({"alltoall", 65536, "overlap with 4 stripes", 700.0, 2000.0});
+  for (const std::string pick : {"direct", "overlap with 4 stripes"}) {
+    const auto choice =
+        overrule_by_validation(Operation::alltoall, 4096, 16, pick, calibration, algorithms_for(Operation::alltoall));
+    ASSERT_TRUE(choice) << pick;
+    EXPECT_EQ(choice->algorithm, "overlap with 2 stripes") << pick;
+    EXPECT_NE(choice->chosen_by.find("the model's pick, " + pick + ", measured"), std::string::npos)
+        << choice->chosen_by;
+  }
+  EXPECT_FALSE(overrule_by_validation(Operation::alltoall, 4096, 16, "overlap with 2 stripes", calibration,
+                                      algorithms_for(Operation::alltoall)))
+      << "the pick is the fastest measured";
+}
+
 }  // namespace
 }  // namespace topocoll
