@@ -136,9 +136,16 @@ MaybeFailure check_start(const CheckedCall& call, const CallArguments& arguments
   if (auto failure = find_comm_state(arguments.comm, state)) return failure;
   const bool topology = call.auto_select || algorithm->needs_topology;
   const bool network = call.auto_select || algorithm->reads_routes;
-  // A missing duplicate is no obstacle: it is made without waiting (MPI_Comm_idup).
+  // A missing duplicate is no obstacle: it is made without waiting (MPI_Comm_idup), but under
+  // MPICH (comm_state.hpp).
   if (state->set_up_for(topology ? &call.topology_spec : nullptr, network ? &call.network_path : nullptr) ==
       CommState::SetUp::needs_peers) {
+    if (state->set_up_for(nullptr, nullptr) == CommState::SetUp::needs_peers) {
+      return inapplicable(
+          "the communicator has no private duplicate yet, and under this MPI library making one "
+          "waits for every rank (a first blocking call makes it), while a nonblocking start never "
+          "waits for another rank");
+    }
     return inapplicable("the communicator's topology is not known to topocoll yet (a first blocking call discovers "
                         "it, with every rank), and a nonblocking start never waits for another rank");
   }

@@ -69,6 +69,8 @@ void add_outstanding(std::unique_ptr<Outstanding> collective) {
   r.count.store(static_cast<int>(r.collectives.size()), std::memory_order_release);
 }
 
+bool has_outstanding() { return registry().count.load(std::memory_order_acquire) > 0; }
+
 int advance_outstanding() {
   Registry& r = registry();
   if (r.count.load(std::memory_order_acquire) == 0 || advancing) return 0;

@@ -60,6 +60,10 @@ class RequestOutcome {
 // registers the progress hook.
 void add_outstanding(std::unique_ptr<Outstanding> collective);
 
+// Whether any collective is outstanding (one atomic load: the drop-in's completion calls ask it
+// on every call).
+bool has_outstanding();
+
 // Advances every outstanding collective once, without blocking; the number that finished.
 // Returns at once when there is none, or when this thread is already advancing them (MPI's
 // progress calls back into the hook from inside the collectives' own MPI calls) or another is.

@@ -59,6 +59,9 @@ class StartedCollective final : public Outstanding {
   bool advance() override {
     int done = 0;
     MPI_Status status;
+    // A single request's completion need not set MPI_ERROR (MPICH leaves it as it was); a
+    // generalized request's (topocoll's own) carries the run's code there.
+    status.MPI_ERROR = MPI_SUCCESS;
     const int rc = MPI_Test(&inner_, &done, &status);
     if (rc == MPI_SUCCESS && !done) return false;
     int code = rc;

@@ -8,7 +8,8 @@
 // completes the receive. MPI_Wait and MPI_Test then work on the handle as on any persistent
 // request, and leave it inactive for the next start. Every MPI call that makes progress must
 // advance the collective (Open MPI's progress engine: outstanding.hpp,
-// progress_from_every_call): the makers check it.
+// progress_from_every_call; or, in the drop-in, its completion calls, which advance topocoll's
+// collectives before they test: interpose/completion_entry_points.cpp): the makers check it.
 //
 // A run that fails completes its handle with a message one int longer than the receive:
 // MPI_ERR_TRUNCATE from the wait where the MPI library reports a truncated message a process

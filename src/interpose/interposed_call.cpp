@@ -144,7 +144,13 @@ struct Answerer {
   }
 
   // Whether a persistent form is topocoll's (persistent_by_topocoll); says so when not.
-  bool takes_persistent() const {
+  bool takes_persistent(bool from_fortran_library) const {
+    if (from_fortran_library) {
+      say_mpi_answers(
+          "a persistent collective made through the MPI library's Fortran bindings stays the library's (MPICH's "
+          "mpi_f08 starts and waits on it with PMPI_Start and PMPI_Wait, which topocoll never sees)");
+      return false;
+    }
     if (!configuration_agreed()) {
       say_mpi_answers(configuration_disagreement());
       return false;
@@ -160,10 +166,14 @@ struct Answerer {
         return false;
       }
     }
+#if defined(OPEN_MPI)
+    // Its Fortran bindings wait with PMPI_Wait, past the drop-in's completion calls: the handle
+    // needs its engine. Elsewhere those calls move the collective on (completion_entry_points.cpp).
     if (!exec::progress_from_every_call()) {
-      say_mpi_answers("the persistent forms need a progress engine topocoll can hook (Open MPI's)");
+      say_mpi_answers("the persistent forms need Open MPI's progress engine, which topocoll could not hook");
       return false;
     }
+#endif
     return true;  // a bad configuration is reported at each MPI_Start, as at each blocking call
   }
 
@@ -213,9 +223,9 @@ int answer_start(const exec::CallArguments& call, MPI_Request* request, const ch
   return answer_safely(Answerer{interpose_config(), call, entry_point, true, request});
 }
 
-bool persistent_by_topocoll(const exec::CallArguments& call, const char* entry_point) {
+bool persistent_by_topocoll(const exec::CallArguments& call, const char* entry_point, bool from_fortran_bindings) {
   try {
-    return Answerer{interpose_config(), call, entry_point, true, nullptr, true}.takes_persistent();
+    return Answerer{interpose_config(), call, entry_point, true, nullptr, true}.takes_persistent(from_fortran_bindings);
   } catch (...) {
     return false;  // the MPI library's own call answers
   }

@@ -18,11 +18,15 @@ int answer_call(const exec::CallArguments& call, const char* entry_point);
 // (exec::StartRule::never_waits); TOPOCOLL_VERBOSE says why another goes to the MPI library.
 int answer_start(const exec::CallArguments& call, MPI_Request* request, const char* entry_point);
 
-// Whether the persistent form of `call` (MPIX_Alltoall_init ...) is topocoll's to answer
-// (persistent_collectives.hpp): the configuration agreed, the operation's variable not `native`,
-// an intracommunicator, and a progress engine to hook (exec::progress_from_every_call). When
+// Whether the persistent form of `call` (MPIX_Alltoall_init ..., MPI_Alltoall_init ...) is
+// topocoll's to answer (persistent_collectives.hpp): the configuration agreed, the operation's
+// variable not `native`, an intracommunicator, and under Open MPI its progress engine hooked
+// (exec::progress_from_every_call; elsewhere the drop-in's completion calls advance). When
 // not, TOPOCOLL_VERBOSE says so and the MPI library's own persistent call answers; when so, each
 // MPI_Start goes the nonblocking way (answer_start), which may still hand a start on.
-bool persistent_by_topocoll(const exec::CallArguments& call, const char* entry_point);
+// `from_fortran_bindings`: the MPI library's Fortran bindings called the C entry point (MPICH):
+// a handle made from there stays the library's (persistent_collectives.hpp, in_fortran_bindings).
+bool persistent_by_topocoll(const exec::CallArguments& call, const char* entry_point,
+                            bool from_fortran_bindings = false);
 
 }  // namespace topocoll::interpose

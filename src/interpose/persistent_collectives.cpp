@@ -1,5 +1,9 @@
 #include "interpose/persistent_collectives.hpp"
 
+#include <dlfcn.h>
+
+#include <string_view>
+
 #include "exec/persistent_requests.hpp"
 #include "interpose/interposed_call.hpp"
 
@@ -9,6 +13,14 @@ int make_persistent(const exec::CallArguments& call, const char* entry_point, MP
   return exec::make_persistent(
       call.comm, entry_point, [call, entry_point](MPI_Request* started) { return answer_start(call, started, entry_point); },
       request);
+}
+
+bool in_fortran_bindings(const void* code) {
+  Dl_info info{};
+  if (dladdr(code, &info) == 0 || info.dli_fname == nullptr) return false;
+  const std::string_view file = info.dli_fname;
+  const std::string_view name = file.substr(file.rfind('/') + 1);
+  return name.starts_with("libmpichfort") || name.starts_with("libmpifort");
 }
 
 }  // namespace topocoll::interpose

@@ -16,4 +16,9 @@ namespace topocoll::interpose {
 // string literal).
 int make_persistent(const exec::CallArguments& call, const char* entry_point, MPI_Request* request);
 
+// Whether `code` lies in the MPI library's Fortran bindings (MPICH's libmpichfort or libmpifort):
+// MPICH's mpi_f08 makes persistent collectives through the C entry points but starts, waits on
+// and frees them with PMPI_Start, PMPI_Wait and PMPI_Request_free, past the drop-in, so a
+// handle the drop-in made there would never run its collective.
+bool in_fortran_bindings(const void* code);
 }  // namespace topocoll::interpose

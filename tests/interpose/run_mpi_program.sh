@@ -51,7 +51,10 @@ if [[ -n "$preload" && "$(mpi_libraries_of "$1")" != "$(mpi_libraries_of "$prelo
   exit 77
 fi
 [[ -n "$preload" ]] && envs=("LD_PRELOAD=$preload" "${envs[@]}")
-if "$mpiexec" --version 2>&1 | grep -q HYDRA; then
+# The whole output first: grep -q would stop reading at the match, and under pipefail the
+# launcher's SIGPIPE would then read as "not Hydra" (MPICH runs given Open MPI's options).
+launcher_version=$("$mpiexec" --version 2>&1 || true)
+if [[ "$launcher_version" == *HYDRA* ]]; then
   # MPICH's mpiexec (Hydra): -genv NAME VALUE.
   launch=("$mpiexec" -n "$np")
   for e in "${envs[@]}"; do launch+=(-genv "${e%%=*}" "${e#*=}"); done
