@@ -97,7 +97,7 @@ for model in ${models//,/ }; do
         --algorithms "$algorithm" "${args[@]}" >"$log" 2>&1 || rc=$?
       row=$(grep "^alltoall,$algorithm," "$log" | tail -1 || true)
       case $rc in
-        0) ended=done ;;
+        0) ended=done; [[ -n $row ]] || ended="failed (no result row: $(grep -m1 -i error "$log" | cut -c1-80 | tr , ';'))" ;;
         124) ended=limit ;;
         *) ended="failed $rc" ;;
       esac
