@@ -1,14 +1,15 @@
 // The MPI measurements of topocoll-calibrate (see calibration_probes.hpp).
 #include "calibration_probes.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
 
-#include <unistd.h>
-
 #include "bench_buffers.hpp"
+#include "select/validation_check.hpp"
 #include "topocoll/topocoll.hpp"
 
 namespace topocoll::calibrate {
@@ -93,12 +94,6 @@ double time_flows_us(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t 
 }
 
 }  // namespace
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 double measure_send_overhead_us(MPI_Comm comm, int a, int b, const ProbeSettings& settings) {
   constexpr int kMessages = 32;

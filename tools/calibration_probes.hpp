@@ -20,9 +20,6 @@ struct ProbeSettings {
   bool smpi_shared_buffers = false;
 };
 
-// The median of a non-empty set of times (the mean of the middle two for an even count).
-double median(std::vector<double> values);
-
 // CPU time to post one MPI_Isend of 8 bytes from a to b: the median time of posting 32 of them.
 double measure_send_overhead_us(MPI_Comm comm, int a, int b, const ProbeSettings& settings);
 

@@ -114,9 +114,8 @@ void log_size(const Calibration& measured, std::size_t bytes, const std::string&
 
 }  // namespace
 
-std::vector<ValidationPoint> validate_calibration(MPI_Comm comm, const Calibration& calibration,
-                                                  const Topology& topology, const ValidationSettings& settings,
-                                                  std::ostream& log) {
+Validation validate_calibration(MPI_Comm comm, const Calibration& calibration, const Topology& topology,
+                                const ValidationSettings& settings, std::ostream& log) {
   const MachineCost machine = calibration.machine();
   if (const auto why = check_machine(machine)) {
     throw std::runtime_error("the measured parameters describe no machine (" + *why +
@@ -126,6 +125,7 @@ std::vector<ValidationPoint> validate_calibration(MPI_Comm comm, const Calibrati
   // The calibration with the points measured so far (each size's log line reads them).
   Calibration measured = calibration;
   measured.validation.clear();
+  std::vector<std::vector<double>> repetitions;  // each point's timed repetitions (us)
   bench::StartSync sync{settings.window_start};
   for (const std::size_t bytes : settings.sizes) {
     const std::size_t buffer_bytes = static_cast<std::size_t>(p) * bytes;
@@ -161,10 +161,13 @@ std::vector<ValidationPoint> validate_calibration(MPI_Comm comm, const Calibrati
     unpredicted.algorithm = "native";
     add_run(unpredicted, "native");
     time_runs(comm, send, recv, bytes, runs, settings.repetitions, settings.timed_loops, sync);
-    for (TimedRun& run : runs) measured.validation.push_back(std::move(run.point));
+    for (TimedRun& run : runs) {
+      measured.validation.push_back(std::move(run.point));
+      repetitions.push_back(std::move(run.times));
+    }
     log_size(measured, bytes, describe_run(choice.algorithm, choice.knobs), log);
   }
-  return std::move(measured.validation);
+  return {std::move(measured.validation), noise_of_repetitions(repetitions)};
 }
 
 }  // namespace topocoll::calibrate

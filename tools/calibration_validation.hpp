@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -30,9 +31,15 @@ struct ValidationSettings {
   double copy_bandwidth = 0.0;     // what the library charges for copies under SMPI (0: its default)
 };
 
-// The points, in order of size then registry (native last). Every rank returns them.
-std::vector<ValidationPoint> validate_calibration(MPI_Comm comm, const Calibration& calibration,
-                                                  const Topology& topology, const ValidationSettings& settings,
-                                                  std::ostream& log);
+struct Validation {
+  std::vector<ValidationPoint> points;  // in order of size then registry (native last)
+  // The machine's noise from the points' repetitions (noise_of_repetitions); nullopt with one
+  // repetition per point.
+  std::optional<double> noise;
+};
+
+// Every rank returns the same.
+Validation validate_calibration(MPI_Comm comm, const Calibration& calibration, const Topology& topology,
+                                const ValidationSettings& settings, std::ostream& log);
 
 }  // namespace topocoll::calibrate

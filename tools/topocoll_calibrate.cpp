@@ -554,7 +554,15 @@ void validate(MPI_Comm comm, const Options& o, const Topology& topology, Calibra
   validation.copy_bandwidth = kSimulated ? c.copy.bytes_per_s : 0.0;
   // Simulated times repeat exactly: a smaller difference than a real machine's noise counts.
   if (kSimulated) c.validation_noise = kSimulatedValidationNoise;
-  c.validation = validate_calibration(comm, c, topology, validation, log);
+  Validation validated = validate_calibration(comm, c, topology, validation, log);
+  c.validation = std::move(validated.points);
+  // A real machine's: what its repetitions spread by, at least the usual 5%.
+  if (!kSimulated && validated.noise) {
+    c.validation_noise = *validated.noise;
+    log << "validation noise: " << 100.0 * *validated.noise
+        << "% (half the range of each point's repetitions over their median, the median over the points; at least "
+        << 100.0 * kValidationNoise << "%)\n";
+  }
 }
 
 // --validate FILE: the calibration to check instead of measuring one (every rank reads it).

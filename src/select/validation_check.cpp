@@ -34,6 +34,25 @@ std::string percent(double fraction) {
 
 }  // namespace
 
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+std::optional<double> noise_of_repetitions(std::span<const std::vector<double>> repetitions) {
+  std::vector<double> spreads;
+  for (const std::vector<double>& times : repetitions) {
+    if (times.size() < 2) continue;
+    const double middle = median(times);
+    if (!(middle > 0.0)) continue;
+    const auto [lowest, highest] = std::minmax_element(times.begin(), times.end());
+    spreads.push_back(0.5 * (*highest - *lowest) / middle);
+  }
+  if (spreads.empty()) return std::nullopt;
+  return std::clamp(median(spreads), kValidationNoise, kMostValidationNoise);
+}
+
 std::optional<ValidatedChoice> overrule_by_validation(Operation operation, std::size_t block_bytes, int ranks,
                                                       const std::string& model_pick, const Calibration& calibration,
                                                       std::span<const Algorithm> candidates) {

@@ -16,6 +16,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "algorithms/registry.hpp"
 #include "select/calibration.hpp"
@@ -29,6 +30,20 @@ inline constexpr double kValidationNoise = 0.05;
 // the interpolation between validated sizes only. On a platform where the model put overlap
 // 1.2% above the library's own alltoall, 5% let it run there.
 inline constexpr double kSimulatedValidationNoise = 0.005;
+
+// The median of a non-empty set of times (the mean of the middle two for an even count).
+double median(std::vector<double> values);
+
+// The most a real machine's measured noise is taken to be (validation_noise must stay below 1).
+inline constexpr double kMostValidationNoise = 0.5;
+
+// A real machine's noise as its validation pass shows it (`repetitions`: each point's timed
+// repetitions): per point, half the range of its repetitions over their median; the median of
+// that over the points with two repetitions or more, never below kValidationNoise (a machine
+// drifts more between jobs than within one: on a 16-core node the validation put direct within
+// 5% of native at 22 of 24 points in four jobs, where one job's repetitions spread less) nor
+// above kMostValidationNoise. Nullopt where no point has two repetitions.
+std::optional<double> noise_of_repetitions(std::span<const std::vector<double>> repetitions);
 
 // The calibration's noise (validation_noise), or kValidationNoise where it records none.
 inline double validation_noise(const Calibration& calibration) {

@@ -171,5 +171,20 @@ TEST(ValidationCheck, PointsNameRunsWithTheirKnobs) {
       << "the pick is the fastest measured";
 }
 
+// A real machine's noise from the validation's repetitions: half the range over the median,
+// the median over the points, within [5%, 50%]; nothing from single repetitions.
+TEST(ValidationCheck, NoiseIsWhatTheRepetitionsSpreadBy) {
+  const std::vector<std::vector<double>> calm = {{100, 101, 99}, {10, 10.2}, {50}};
+  EXPECT_EQ(noise_of_repetitions(calm), kValidationNoise) << "1% and 1% spread: the usual 5% stands";
+  const std::vector<std::vector<double>> noisy = {{100, 120, 80}, {10, 13, 11, 12}, {50, 52}, {7}};
+  // 20%, 15% (range 3 over the median 11.5: 13.0%), 2%: the median of 20%, 13.04% and 1.96%
+  ASSERT_TRUE(noise_of_repetitions(noisy));
+  EXPECT_NEAR(*noise_of_repetitions(noisy), 0.5 * 3.0 / 11.5, 1e-12);
+  const std::vector<std::vector<double>> wild = {{1, 10, 100}};
+  EXPECT_EQ(noise_of_repetitions(wild), kMostValidationNoise);
+  const std::vector<std::vector<double>> single = {{100}, {5}};
+  EXPECT_FALSE(noise_of_repetitions(single)) << "one repetition per point says nothing of the noise";
+}
+
 }  // namespace
 }  // namespace topocoll
