@@ -42,6 +42,7 @@ LiuExchange::~LiuExchange() {
 }
 
 bool LiuExchange::advance(bool block) {
+  if (stage_ > kLiuStages) return true;  // every piece placed already
   if (stage_ < 0) {
     std::vector<std::size_t> send_bytes(static_cast<std::size_t>(grid_.size));
     for (int d = 0; d < grid_.size; ++d) send_bytes[static_cast<std::size_t>(d)] = problem_.bytes(rank_, d);
@@ -56,6 +57,7 @@ bool LiuExchange::advance(bool block) {
     if (++stage_ < kLiuStages) start_stage(stage_);
   }
   place();
+  ++stage_;
   return true;
 }
 

@@ -64,7 +64,7 @@ class LiuExchange {
   const MPI_Comm comm_;
   const int tag_;
   const double bandwidth_;
-  int stage_ = -1;  // before the first
+  int stage_ = -1;  // -1 before the first, kLiuStages + 1 once every piece is placed
   std::vector<HeldPiece> held_, staying_;
   std::vector<std::unique_ptr<StageMessages>> stages_;  // every stage's messages: held pieces point into them
   std::vector<int> from_;                               // the stage's peers that send to this rank

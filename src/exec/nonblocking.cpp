@@ -161,11 +161,10 @@ MaybeFailure check_start(const CheckedCall& call, const CallArguments& arguments
 
 // Set-up, and the plan with its staged buffers unless the call learns block sizes first (its
 // walk's first stage, PendingCollective::learn_block_sizes; liu, which has no plan, stages its
-// buffers alone); the walk is not started. The
-// private duplicate may still be on its way, except under auto, whose set-up has it already
-// under StartRule::never_waits. auto chooses a v form by the traffic summaries settled at the
-// start where it may wait, by the latest known where it never waits (check_start made sure
-// there is one).
+// buffers alone); the walk is not started. The private duplicate may still be on its way,
+// except under auto, whose set-up has it already under StartRule::never_waits. auto chooses a v
+// form by the traffic summaries settled at the start where it may wait, by the latest known
+// where it never waits (check_start made sure there is one).
 MaybeFailure prepare(PendingCollective& p, StartRule rule) {
   const AutoTraffic traffic =
       rule == StartRule::may_wait_for_peers ? AutoTraffic::settled : AutoTraffic::latest_known;
