@@ -40,8 +40,11 @@ std::string slurm_address_of_this_process() {
   return (std::string(address) + '\n' + pattern).substr(0, 1 << 16);
 }
 
-// Every rank's `mine`, in rank order, on every rank.
-MaybeFailure allgather_strings(MPI_Comm comm, const std::string& mine, std::vector<std::string>& all) {
+// Every rank's `mine`, in rank order, on every rank: the lengths, then the characters, so that
+// a rank holds the sum of the strings' lengths (host names: tens of bytes each), not p times the
+// longest possible. `what` names them in an error.
+MaybeFailure allgather_strings(MPI_Comm comm, const std::string& mine, const char* what,
+                               std::vector<std::string>& all) {
   int size = 0;
   MPI_Comm_size(comm, &size);
   const int length = static_cast<int>(mine.size());
@@ -53,7 +56,7 @@ MaybeFailure allgather_strings(MPI_Comm comm, const std::string& mine, std::vect
     offsets[r] = static_cast<int>(total);
     total += lengths[r];
     if (total > INT_MAX) {
-      return Failure{MPI_ERR_COUNT, "the ranks' Slurm topology addresses exceed 2^31 bytes together"};
+      return Failure{MPI_ERR_COUNT, std::string("the ranks' ") + what + " exceed 2^31 bytes together"};
     }
   }
   std::vector<char> chars(static_cast<std::size_t>(total) + 1);
@@ -68,7 +71,9 @@ MaybeFailure allgather_strings(MPI_Comm comm, const std::string& mine, std::vect
 // none. Every rank sees every address, so all reach the same verdict.
 MaybeFailure slurm_topology(MPI_Comm comm, std::optional<Topology>& topology) {
   std::vector<std::string> gathered;
-  if (auto failure = allgather_strings(comm, slurm_address_of_this_process(), gathered)) return failure;
+  if (auto failure = allgather_strings(comm, slurm_address_of_this_process(), "Slurm topology addresses", gathered)) {
+    return failure;
+  }
   std::vector<SlurmAddress> addresses;
   for (const std::string& both : gathered) {
     const auto newline = both.find('\n');
@@ -107,16 +112,8 @@ MaybeFailure discover_placement(MPI_Comm comm, RankPlacement& placement) {
   char name[MPI_MAX_PROCESSOR_NAME] = {};
   int length = 0;
   MPI_Get_processor_name(name, &length);
-  std::vector<char> names(static_cast<std::size_t>(size) * MPI_MAX_PROCESSOR_NAME);
-  const int gathered = MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names.data(), MPI_MAX_PROCESSOR_NAME,
-                                     MPI_CHAR, comm);
-  if (gathered != MPI_SUCCESS) return mpi_call_failure("MPI_Allgather", gathered);
-  placement.host.clear();
-  for (int r = 0; r < size; ++r) {
-    const char* begin = names.data() + static_cast<std::size_t>(r) * MPI_MAX_PROCESSOR_NAME;
-    placement.host.emplace_back(begin, std::find(begin, begin + MPI_MAX_PROCESSOR_NAME, '\0'));
-  }
-  return std::nullopt;
+  const std::string mine(name, std::find(name, name + MPI_MAX_PROCESSOR_NAME, '\0'));
+  return allgather_strings(comm, mine, "host names", placement.host);
 }
 
 MaybeFailure discover_topology(MPI_Comm comm, const std::string& spec, Topology& topology) {
