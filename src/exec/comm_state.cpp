@@ -165,11 +165,11 @@ MaybeFailure CommState::calibration(const std::string& path, const Calibration*&
   auto it = calibrations_.find(path);
   if (it == calibrations_.end()) {
     std::string error;
-    auto loaded = load_calibration(path, &error);
+    auto loaded = load_calibration_once(path, &error);
     if (!loaded) return Failure{MPI_ERR_ARG, "auto: " + error};
-    it = calibrations_.emplace(path, std::move(*loaded)).first;
+    it = calibrations_.emplace(path, std::move(loaded)).first;
   }
-  out = &it->second;
+  out = it->second.get();
   return std::nullopt;
 }
 

@@ -99,7 +99,7 @@ class CommState {
   PlanCache plans_;
   std::map<std::string, Topology> topologies_;
   std::map<std::string, std::unique_ptr<CommNetwork>> networks_;
-  std::map<std::string, Calibration> calibrations_;
+  std::map<std::string, std::shared_ptr<const Calibration>> calibrations_;  // load_calibration_once's
   AutoChoices auto_choices_;
   AutoShortcuts auto_shortcuts_;
   // After private_comm_, so that a summary still on its way is completed before it is freed.

@@ -4,7 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <tuple>
@@ -274,6 +278,35 @@ std::optional<Calibration> load_calibration(const std::string& path, std::string
   contents << file.rdbuf();
   auto calibration = parse_calibration(contents.str(), error);
   if (!calibration) *error = "calibration file '" + path + "': " + *error;
+  return calibration;
+}
+
+std::shared_ptr<const Calibration> load_calibration_once(const std::string& path, std::string* error) {
+  struct Parsed {
+    std::uintmax_t size = 0;
+    std::filesystem::file_time_type modified;
+    std::shared_ptr<const Calibration> calibration;
+  };
+  static std::mutex lock;
+  static std::map<std::string, Parsed>* const parsed = new std::map<std::string, Parsed>;  // never destroyed
+  std::error_code size_error, time_error;
+  const std::uintmax_t size = std::filesystem::file_size(path, size_error);
+  const auto modified = std::filesystem::last_write_time(path, time_error);
+  const bool known = !size_error && !time_error;
+  {
+    const std::lock_guard<std::mutex> hold(lock);
+    const auto it = parsed->find(path);
+    if (known && it != parsed->end() && it->second.size == size && it->second.modified == modified) {
+      return it->second.calibration;
+    }
+  }
+  auto loaded = load_calibration(path, error);
+  if (!loaded) return nullptr;
+  auto calibration = std::make_shared<const Calibration>(std::move(*loaded));
+  if (known) {
+    const std::lock_guard<std::mutex> hold(lock);
+    (*parsed)[path] = Parsed{size, modified, calibration};
+  }
   return calibration;
 }
 

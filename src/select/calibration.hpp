@@ -38,6 +38,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -202,6 +203,10 @@ struct Calibration {
 std::optional<Calibration> parse_calibration(std::string_view text, std::string* error);
 // The same from a file; errors start with the file's path.
 std::optional<Calibration> load_calibration(const std::string& path, std::string* error);
+// The same, parsed once per process while the file stays as it was (its size and modification
+// time): every communicator of a program reads one calibration, and a program that makes many
+// communicators pays one parse. Null with `error` set where load_calibration fails.
+std::shared_ptr<const Calibration> load_calibration_once(const std::string& path, std::string* error);
 // The JSON text of a calibration (what parse_calibration reads back).
 std::string calibration_to_json(const Calibration& calibration);
 

@@ -2,6 +2,8 @@
 // fit of a level's latency and bandwidth, and the conversion to the model's units.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
 
@@ -311,6 +313,29 @@ TEST(CalibrationFile, FitRecoversALine) {
   EXPECT_NEAR(fit->bandwidth_bytes_per_s, bytes_per_us * 1e6, 1e-3);
   EXPECT_FALSE(fit_one_way({{8, 10.0}}, 0.0));
   EXPECT_FALSE(fit_one_way({{8, 10.0}, {16, 9.0}}, 0.0));  // time falling with size: no bandwidth
+}
+
+// A calibration file is parsed once per process while it stays as it was: every communicator
+// shares it; a file rewritten since is read again.
+TEST(CalibrationFile, ParsedOncePerProcessWhileTheFileStaysTheSame) {
+  const std::string path = ::testing::TempDir() + "/once.calibration.json";
+  Calibration c = sample();
+  c.platform = "first";
+  { std::ofstream(path) << calibration_to_json(c); }
+  std::string error;
+  const auto first = load_calibration_once(path, &error);
+  ASSERT_TRUE(first) << error;
+  EXPECT_EQ(load_calibration_once(path, &error), first) << "the same file: the same parse";
+  c.platform = "second, longer";
+  { std::ofstream(path) << calibration_to_json(c); }
+  const auto second = load_calibration_once(path, &error);
+  ASSERT_TRUE(second) << error;
+  EXPECT_NE(second, first);
+  EXPECT_EQ(second->platform, "second, longer");
+  EXPECT_EQ(first->platform, "first") << "a parse already handed out stays as it was";
+  std::remove(path.c_str());
+  EXPECT_FALSE(load_calibration_once(path, &error));
+  EXPECT_NE(error.find("cannot be read"), std::string::npos) << error;
 }
 
 }  // namespace
