@@ -12,45 +12,48 @@
 using topocoll::exec::advance_outstanding;
 using topocoll::exec::has_outstanding;
 
+namespace {
+
+// While topocoll has collectives outstanding: advance them, then `test` (its MPI code, and
+// `done` set once the program's requests are through); once none is, `wait` blocks as MPI would.
+template <class Test, class Wait>
+int poll_while_outstanding(Test test, Wait wait) {
+  while (has_outstanding()) {
+    advance_outstanding();
+    int done = 0;
+    const int rc = test(done);
+    if (rc != MPI_SUCCESS || done != 0) return rc;
+  }
+  return wait();
+}
+
+}  // namespace
+
 extern "C" {
 
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
-  while (has_outstanding()) {
-    advance_outstanding();
-    int done = 0;
-    const int rc = PMPI_Test(request, &done, status);
-    if (rc != MPI_SUCCESS || done != 0) return rc;
-  }
-  return PMPI_Wait(request, status);
+  return poll_while_outstanding([&](int& done) { return PMPI_Test(request, &done, status); },
+                                [&] { return PMPI_Wait(request, status); });
 }
 
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
-  while (has_outstanding()) {
-    advance_outstanding();
-    int done = 0;
-    const int rc = PMPI_Testall(count, requests, &done, statuses);
-    if (rc != MPI_SUCCESS || done != 0) return rc;
-  }
-  return PMPI_Waitall(count, requests, statuses);
+  return poll_while_outstanding([&](int& done) { return PMPI_Testall(count, requests, &done, statuses); },
+                                [&] { return PMPI_Waitall(count, requests, statuses); });
 }
 
 int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
-  while (has_outstanding()) {
-    advance_outstanding();
-    int done = 0;
-    const int rc = PMPI_Testany(count, requests, index, &done, status);
-    if (rc != MPI_SUCCESS || done != 0) return rc;
-  }
-  return PMPI_Waitany(count, requests, index, status);
+  return poll_while_outstanding([&](int& done) { return PMPI_Testany(count, requests, index, &done, status); },
+                                [&] { return PMPI_Waitany(count, requests, index, status); });
 }
 
 int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
-  while (has_outstanding()) {
-    advance_outstanding();
-    const int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
-    if (rc != MPI_SUCCESS || *outcount != 0) return rc;  // MPI_UNDEFINED: no active request
-  }
-  return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
+  return poll_while_outstanding(
+      [&](int& done) {
+        const int rc = PMPI_Testsome(incount, requests, outcount, indices, statuses);
+        done = *outcount != 0;  // MPI_UNDEFINED too: no active request
+        return rc;
+      },
+      [&] { return PMPI_Waitsome(incount, requests, outcount, indices, statuses); });
 }
 
 int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
