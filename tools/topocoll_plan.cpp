@@ -9,12 +9,12 @@
 // per-pair sizes of topocoll-bench's traffic pattern around --block-bytes. --network PLATFORM.xml --links
 // counts the flows the schedule puts on every link of the platform's network, round by round,
 // with the lower bound of the worst load (the busiest link's flows over the rounds); the network
-// also gives linkaware its routes. --svg FILE draws the schedule as a picture (plan_svg.hpp).
-// For a scatter or gather, --calibration FILE with any algorithm also prints Kandalla et al.'s
-// model of it (the root's messages per level, C3 C2 C1, and their predicted time); for alltoall
-// and alltoallv, Liu's flat model (the predicted time). Start-ups on the critical path and L_max
-// (the most bytes a rank moves, round by round the larger of its sends and receives) are
-// printed for alltoall and alltoallv with or without a calibration.
+// also gives linkaware its routes; --fluid prints instead the schedule's time in the fluid
+// (max-min) model of SimGrid's flows on that network (plan_fluid.hpp). --svg FILE draws the schedule as a picture
+// (plan_svg.hpp). For a scatter or gather, --calibration FILE with any algorithm also prints Kandalla et al.'s model of
+// it (the root's messages per level, C3 C2 C1, and their predicted time); for alltoall and alltoallv, Liu's flat model
+// (the predicted time). Start-ups on the critical path and L_max (the most bytes a rank moves, round by round the
+// larger of its sends and receives) are printed for alltoall and alltoallv with or without a calibration.
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <fstream>
@@ -32,6 +32,7 @@
 #include "model/root_path_cost.hpp"
 #include "model/tam_wang.hpp"
 #include "network/platform_description.hpp"
+#include "plan_fluid.hpp"
 #include "plan_machine.hpp"
 #include "plan_svg.hpp"
 #include "schedule/printer.hpp"
@@ -165,6 +166,7 @@ int main(int argc, char** argv) {
   std::string pattern_text, svg_path;
   std::uint64_t seed = 1;
   double contention = 1.0;
+  tools::FluidOptions fluid;
   app.add_option("--op", op, "collective operation: alltoall, alltoallv (blocks of --block-bytes each), scatter or gather")
       ->check(CLI::IsMember({"alltoall", "alltoallv", "scatter", "gather"}))
       ->capture_default_str();
@@ -216,6 +218,7 @@ int main(int argc, char** argv) {
                  "(1: a quiet network)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  tools::add_fluid_options(app, fluid);
   CLI11_PARSE(app, argc, argv);
 
   if (list) {
@@ -257,6 +260,10 @@ int main(int argc, char** argv) {
   }
   if (links && network_path.empty()) {
     std::cerr << "topocoll-plan: --links needs --network PLATFORM.xml\n";
+    return 2;
+  }
+  if (fluid.on && network_path.empty()) {
+    std::cerr << "topocoll-plan: --fluid needs --network PLATFORM.xml\n";
     return 2;
   }
   tools::PlanMachine machine;
@@ -343,6 +350,7 @@ int main(int argc, char** argv) {
     std::cerr << "topocoll-plan: " << algorithm_name << " does not apply: " << fits.reason << '\n';
     return 2;
   }
+  if (fluid.on) return tools::print_fluid_time(*algorithm, problem, *network, rank_hosts, fluid, format);
 
   // Every rank's schedule at once only where something reads it whole (the rounds listed, the
   // verifier, link loads, the picture, the rooted model); the statistics and the flat models

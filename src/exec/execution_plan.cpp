@@ -115,10 +115,7 @@ MaybeFailure describe_transfer(const Transfer& transfer, const SegmentBounds& bo
 // A small transfer that mixes buffers gets a place of its own in the staging area, while the
 // plan's staging stays within its bound (kMostStagingBytes).
 void stage_if_small(TransferDescription& transfer, ExecutionPlan& plan) {
-  if (!transfer.mixes_buffers || transfer.bytes > kMostPackedBytes ||
-      plan.staging_bytes + transfer.bytes > kMostStagingBytes) {
-    return;
-  }
+  if (!is_staged(transfer.bytes, transfer.mixes_buffers, plan.staging_bytes)) return;
   transfer.staged = true;
   transfer.staging_offset = plan.staging_bytes;
   plan.staging_bytes += transfer.bytes;

@@ -12,6 +12,7 @@
 #include "exec/failure.hpp"
 #include "exec/mpi_handles.hpp"
 #include "schedule/schedule.hpp"
+#include "schedule/staging_rule.hpp"
 
 namespace topocoll::exec {
 
@@ -19,15 +20,13 @@ namespace topocoll::exec {
 inline constexpr std::size_t kMaxPieceBytes = 0x7fffffff;
 
 // A transfer that mixes buffers and carries at most kMostPackedBytes goes through the walk's
-// staging area instead of a per-call datatype: its pieces copied there before the send, or out
-// of it once the receive has completed. A datatype with absolute addresses costs an
-// MPI_Type_create_hindexed, a commit and a free on every call: measured with callgrind at 16
-// ranks, about 2600 instructions a message under Open MPI 4.1 (bruck's 8 messages: about 3.5 us
-// of a 17 us call on a 16-core node), where copying 64 bytes twice costs a few nanoseconds.
-// Above it a copy of the data costs more than the datatype. A plan stages at most
+// staging area instead of a per-call datatype (schedule/staging_rule.hpp): its pieces copied there
+// before the send, or out of it once the receive has completed. A datatype with absolute
+// addresses costs an MPI_Type_create_hindexed, a commit and a free on every call: measured with
+// callgrind at 16 ranks, about 2600 instructions a message under Open MPI 4.1 (bruck's 8
+// messages: about 3.5 us of a 17 us call on a 16-core node), where copying 64 bytes twice costs a
+// few nanoseconds. Above it a copy of the data costs more than the datatype. A plan stages at most
 // kMostStagingBytes in all (its transfers beyond go by datatype).
-inline constexpr std::size_t kMostPackedBytes = 2048;
-inline constexpr std::size_t kMostStagingBytes = std::size_t{256} << 10;
 
 struct TransferDescription {
   int peer = 0;

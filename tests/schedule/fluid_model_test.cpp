@@ -1,0 +1,227 @@
+// The fluid model: max-min sharing worked out by hand, its reading of links alike against every
+// link alone, and its agreement with the cost model where both see the same thing.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "algorithms/registry.hpp"
+#include "model/fluid_ranks.hpp"
+#include "model/fluid_rounds.hpp"
+#include "model/fluid_schedule.hpp"
+#include "model/fluid_share.hpp"
+#include "model/hierarchical_cost.hpp"
+#include "model/plan_cost.hpp"
+#include "network/switch_tree.hpp"
+
+namespace topocoll {
+namespace {
+
+double kNoCap() { return std::numeric_limits<double>::infinity(); }
+
+TEST(FluidShare, FlowsOnOneLinkShareItByTheirPenalties) {
+  FluidNetwork fluid;
+  const int link = fluid.add_capacity(4.0);
+  fluid.add({1.0, 100.0, 0.0, 1.0, kNoCap(), 0, {{link, 1.0}}});
+  fluid.add({1.0, 100.0, 0.0, 3.0, kNoCap(), 0, {{link, 1.0}}});
+  const std::vector<double> rates = fluid.rates_now();
+  ASSERT_EQ(rates.size(), 2u);
+  EXPECT_DOUBLE_EQ(rates[0], 3.0);  // shares as 1 / penalty: 3 to 1
+  EXPECT_DOUBLE_EQ(rates[1], 1.0);
+}
+
+TEST(FluidShare, ACappedFlowLeavesTheRestToTheOthers) {
+  FluidNetwork fluid;
+  const int link = fluid.add_capacity(10.0);
+  fluid.add({1.0, 100.0, 0.0, 1.0, 2.0, 0, {{link, 1.0}}});
+  fluid.add({2.0, 100.0, 0.0, 1.0, kNoCap(), 0, {{link, 2.0}}});
+  const std::vector<double> rates = fluid.rates_now();
+  EXPECT_DOUBLE_EQ(rates[0], 2.0);
+  EXPECT_DOUBLE_EQ(rates[1], 4.0);  // two flows alike share the 8 left
+}
+
+// A starts alone and moves 10 of its 20 bytes by the time B starts; then they share 10 bytes/us
+// and both end 2 us later.
+TEST(FluidShare, AFlowStartsAfterItsLatencyAndAnEndFreesTheLink) {
+  FluidNetwork fluid;
+  const int link = fluid.add_capacity(10.0);
+  fluid.add({1.0, 20.0, 0.0, 1.0, kNoCap(), 0, {{link, 1.0}}});
+  fluid.add({1.0, 10.0, 1.0, 1.0, kNoCap(), 0, {{link, 1.0}}});
+  EXPECT_NEAR(fluid.run_through(0), 3.0, 1e-9);
+  // C then ends at its start plus its bytes at the whole link.
+  fluid.add({1.0, 50.0, 4.0, 1.0, kNoCap(), 1, {{link, 1.0}}});
+  EXPECT_NEAR(fluid.run_through(1), 9.0, 1e-9);
+}
+
+// Flows due in a later round keep moving while the earlier round's end, and share the link.
+TEST(FluidShare, FlowsDueLaterKeepMovingThroughTheRounds) {
+  FluidNetwork fluid;
+  const int link = fluid.add_capacity(10.0);
+  fluid.add({1.0, 10.0, 0.0, 1.0, kNoCap(), 0, {{link, 1.0}}});
+  fluid.add({1.0, 40.0, 0.0, 1.0, kNoCap(), 1, {{link, 1.0}}});
+  EXPECT_NEAR(fluid.run_through(0), 2.0, 1e-9);  // both at 5 until the first ends
+  EXPECT_NEAR(fluid.run_through(1), 5.0, 1e-9);  // the 30 left at 10
+}
+
+// Four flows read as one class standing for two links alike load each with two flows: the same
+// as two flows on one link.
+TEST(FluidShare, AClassOverLinksAlikeLoadsEachWithItsShare) {
+  FluidNetwork alike, alone;
+  const int links = alike.add_capacity(10.0);
+  alike.add({4.0, 30.0, 0.0, 1.0, kNoCap(), 0, {{links, 2.0}}});
+  const int link = alone.add_capacity(10.0);
+  alone.add({2.0, 30.0, 0.0, 1.0, kNoCap(), 0, {{link, 2.0}}});
+  EXPECT_NEAR(alike.run_through(0), 6.0, 1e-9);
+  EXPECT_NEAR(alone.run_through(0), 6.0, 1e-9);
+}
+
+TEST(FluidShare, RefusesAnUnknownCapacity) {
+  FluidNetwork fluid;
+  EXPECT_THROW(fluid.add({1.0, 1.0, 0.0, 1.0, kNoCap(), 0, {{3, 1.0}}}), std::invalid_argument);
+  EXPECT_THROW(fluid.add_capacity(0.0), std::invalid_argument);
+}
+
+// A switch tree of `leaves` x `hosts` hosts of `ranks` ranks, its topology (leaf, then host) and
+// the host of every rank.
+struct Tree {
+  network::Network net;
+  Topology topology;
+  std::vector<int> hosts;
+};
+
+Tree tree(int leaves, int hosts, int ranks) {
+  network::SwitchTreeSpec spec;
+  spec.leaves = leaves;
+  spec.hosts_per_leaf = {hosts};
+  spec.ranks_per_host = {ranks};
+  Tree t{network::switch_tree_network(spec), {}, {}};
+  std::vector<std::vector<int>> groups;
+  for (int h = 0; h < leaves * hosts; ++h) {
+    for (int r = 0; r < ranks; ++r) {
+      groups.push_back({h / hosts, h});
+      t.hosts.push_back(h);
+    }
+  }
+  t.topology = ranks > 1 ? Topology({"leaf", "host"}, groups) : Topology({"leaf"}, [&] {
+    std::vector<std::vector<int>> leaf_only;
+    for (const auto& g : groups) leaf_only.push_back({g[0]});
+    return leaf_only;
+  }());
+  return t;
+}
+
+double fluid_us(const Tree& t, const std::string& name, std::size_t block, FluidReading reading, int group_level = -1,
+                FluidParameters parameters = {}) {
+  Problem problem{t.topology.size(), block, &t.topology, {}};
+  problem.knobs.group_level = group_level;
+  const Algorithm& algorithm = *find_algorithm(Operation::alltoall, name);
+  EXPECT_TRUE(algorithm.supports(problem).ok) << name;
+  const std::unique_ptr<RoundPlan> plan = algorithm.plan(problem);
+  return fluid_time(*plan, problem.size, t.net, t.hosts, parameters, reading).us;
+}
+
+double rounds_us(const Tree& t, const std::string& name, std::size_t block, bool alike, int group_level = -1) {
+  Problem problem{t.topology.size(), block, &t.topology, {}};
+  problem.knobs.group_level = group_level;
+  const std::unique_ptr<RoundPlan> plan = find_algorithm(Operation::alltoall, name)->plan(problem);
+  return fluid::time_in_rounds(*plan, problem.size, t.net, t.hosts, {}, alike, RankReading::every_rank).us;
+}
+
+// On a symmetric tree these schedules load every host link of a leaf alike, so reading them as
+// one capacity per leaf and direction changes nothing; bruck's ranks at a host's edge load their
+// host's link alone, which links alike spread over the leaf.
+TEST(FluidSchedule, LinksAlikeGiveEveryLinksTimeWhereTheScheduleLoadsThemAlike) {
+  const Tree t = tree(2, 4, 4);
+  for (std::size_t block : {8u, 1024u, 65536u}) {
+    for (const std::string name : {"direct", "pairwise"}) {
+      const double alone = rounds_us(t, name, block, false);
+      EXPECT_NEAR(rounds_us(t, name, block, true), alone, 1e-9 * alone) << name << ' ' << block;
+    }
+    const double lg_alone = rounds_us(t, "lg", block, false, 1);
+    EXPECT_NEAR(rounds_us(t, "lg", block, true, 1), lg_alone, 1e-9 * lg_alone) << block;
+  }
+  EXPECT_GT(std::abs(rounds_us(t, "bruck", 65536, true) / rounds_us(t, "bruck", 65536, false) - 1.0), 0.01);
+}
+
+// With every round's ranks alike, each rank's pace is the round's: both readings agree.
+TEST(FluidSchedule, RankByRankAgreesWithRoundsWhereEveryRankIsAlike) {
+  const Tree t = tree(1, 8, 1);
+  for (std::size_t block : {8u, 65536u}) {
+    for (const std::string name : {"direct", "pairwise", "shift"}) {
+      Problem problem{t.topology.size(), block, &t.topology, {}};
+      const std::unique_ptr<RoundPlan> plan = find_algorithm(Operation::alltoall, name)->plan(problem);
+      const double by_rank = fluid::time_by_rank(*plan, problem.size, t.net, t.hosts, {}).us;
+      EXPECT_NEAR(by_rank, rounds_us(t, name, block, false), 1e-9 * by_rank) << name << ' ' << block;
+    }
+  }
+}
+
+// bruck's ranks at a host's edge send across hosts in the early rounds while the others talk
+// through the loopback: read rank by rank, those others go on ahead and the schedule ends
+// sooner than with rounds that end together.
+TEST(FluidSchedule, RanksGoOnAtTheirOwnPace) {
+  const Tree t = tree(2, 4, 4);
+  Problem problem{t.topology.size(), 64, &t.topology, {}};
+  const std::unique_ptr<RoundPlan> plan = find_algorithm(Operation::alltoall, "bruck")->plan(problem);
+  const double by_rank = fluid::time_by_rank(*plan, problem.size, t.net, t.hosts, {}).us;
+  EXPECT_LT(by_rank, 0.99 * rounds_us(t, "bruck", 64, false));
+}
+
+// One rank per host under one leaf (a crossbar): nothing shares a link but a rank's own flows,
+// which the cost model prices as the fluid model shares them, so both give the same time when
+// the fluid model is told nothing the cost model does not know (no envelope).
+TEST(FluidSchedule, AgreesWithTheCostModelOnACrossbar) {
+  const Tree t = tree(1, 8, 1);
+  FluidParameters parameters;
+  parameters.envelope_bytes = 0.0;
+  parameters.copy_bytes_per_us = 5000.0;
+  const network::Network& net = t.net;
+  std::vector<network::Hop> hops;
+  net.route(0, 1, hops);
+  MachineCost machine;
+  const double bandwidth = net.links[static_cast<std::size_t>(hops.front().link)].bandwidth / 1e6;
+  machine.levels = {{"leaf", net.latency(hops) * 1e6, bandwidth}};
+  machine.injection_bytes_per_us = bandwidth;
+  machine.ejection_bytes_per_us = bandwidth;
+  machine.copy_bytes_per_us = parameters.copy_bytes_per_us;
+  const MachinePricing pricing(machine, &t.topology, t.topology.size());
+  for (std::size_t block : {8u, 4096u, 1u << 20}) {
+    for (const std::string name : {"direct", "pairwise", "shift"}) {
+      Problem problem{t.topology.size(), block, &t.topology, {}};
+      const std::unique_ptr<RoundPlan> plan = find_algorithm(Operation::alltoall, name)->plan(problem);
+      const double model = predict_plan_us(*plan, problem.size, pricing);
+      const double fluid = fluid_time(*plan, problem.size, net, t.hosts, parameters).us;
+      EXPECT_NEAR(fluid, model, 1e-6 * model) << name << ' ' << block;
+    }
+  }
+}
+
+// The envelope and the staging copies are what SMPI and the executor add: each makes a
+// schedule slower in the model.
+TEST(FluidSchedule, ChargesTheEnvelopeAndTheStagedCopies) {
+  const Tree t = tree(2, 2, 4);
+  FluidParameters bare;
+  bare.envelope_bytes = 0.0;
+  const double with_envelope = fluid_us(t, "direct", 8, FluidReading::every_link);
+  EXPECT_GT(with_envelope, fluid_us(t, "direct", 8, FluidReading::every_link, -1, bare));
+  // lg's second round sends each rank's block beside those it collected: staged at 64 B blocks.
+  FluidParameters fast_copies;
+  fast_copies.copy_bytes_per_us = 1e12;
+  EXPECT_GT(fluid_us(t, "lg", 64, FluidReading::every_link, 1),
+            fluid_us(t, "lg", 64, FluidReading::every_link, 1, fast_copies) + 0.1);
+}
+
+TEST(FluidSchedule, RefusesARankOnNoHost) {
+  const Tree t = tree(1, 2, 1);
+  Problem problem{2, 8, &t.topology, {}};
+  const std::unique_ptr<RoundPlan> plan = find_algorithm(Operation::alltoall, "direct")->plan(problem);
+  const std::vector<int> nowhere{0, 7};
+  EXPECT_THROW(fluid_time(*plan, 2, t.net, nowhere, {}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace topocoll
