@@ -28,6 +28,8 @@ void add_fluid_options(CLI::App& app, FluidOptions& options) {
                  "--fluid: CPU time per message sent and per message received (SMPI's smpi/os and smpi/or)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  app.add_flag("--crosstraffic", options.parameters.crosstraffic,
+               "--fluid: SimGrid's network/crosstraffic:1 (each flow loads its way back with 5% of itself)");
   app.add_option("--weight-s", options.parameters.weight_s,
                  "--fluid: SimGrid's network/weight-S (8775 for the SMPI model, 20537 for CM02)")
       ->check(CLI::NonNegativeNumber)

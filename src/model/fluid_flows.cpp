@@ -20,6 +20,8 @@ std::size_t total(std::span<const Segment> segments) {
 // SimGrid divides a flow's share by its penalty; a route of no latency and no link would have
 // none.
 constexpr double kLeastPenalty = 1e-12;
+// network/crosstraffic: the share of a flow that loads its way back.
+constexpr double kCrossTraffic = 0.05;
 
 }  // namespace
 
@@ -86,15 +88,18 @@ FlowClass FluidLinks::flows(const FluidRoute& route, double count, double bytes,
   flows.penalty = route.penalty;
   flows.rate_cap = route.rate_cap;
   flows.due = due;
-  for (int c : route.capacities) {
-    const double per_link = count / links_of_capacity_[static_cast<std::size_t>(c)];
+  const auto use = [&](int c, double weight) {
+    const double per_link = weight * count / links_of_capacity_[static_cast<std::size_t>(c)];
     auto same = std::find_if(flows.uses.begin(), flows.uses.end(), [&](const FlowUse& u) { return u.capacity == c; });
     if (same != flows.uses.end()) {
       same->flows_per_link += per_link;
     } else {
       flows.uses.push_back({c, per_link});
     }
-  }
+  };
+  for (int c : route.capacities) use(c, 1.0);
+  // SimGrid's cross-traffic: each flow also loads the links of the way back with 5% of itself.
+  for (int c : route.back_capacities) use(c, kCrossTraffic);
   return flows;
 }
 
@@ -127,6 +132,10 @@ FluidRoute FluidLinks::make_route(int from_host, int to_host) {
   route.rate_cap = narrowest / 1e6;
   route_capacities(*network_, from_host, to_host, ids_, hops_);
   for (int id : ids_) route.capacities.push_back(capacity(id));
+  if (parameters_->crosstraffic) {
+    route_capacities(*network_, to_host, from_host, ids_, hops_);
+    for (int id : ids_) route.back_capacities.push_back(capacity(id));
+  }
   return route;
 }
 

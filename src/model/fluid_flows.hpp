@@ -52,6 +52,7 @@ class RankRoundTally final : public RoundSink {
 // A route as its flows see it: the fluid capacities it fills, its latency, penalty and cap.
 struct FluidRoute {
   std::vector<int> capacities;
+  std::vector<int> back_capacities;  // the way back, with network/crosstraffic (5% of each flow)
   double latency_us = 0.0;
   double penalty = 1.0;
   double rate_cap = std::numeric_limits<double>::infinity();  // bytes/us

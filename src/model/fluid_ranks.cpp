@@ -26,6 +26,7 @@ struct Ends {
   long long sender_due = 0;
   int receiver = 0;
   std::size_t receiver_due = 0;
+  bool completion_costs = false;  // a detached message: its receiver pays smpi/or to complete it
 };
 
 // A send posted before its receiver has posted the round's receives.
@@ -45,8 +46,10 @@ struct RankState {
   std::vector<double> receives_posted_us;  // per round
   std::map<std::size_t, int> open;         // due round -> its transfers not yet complete
   double cpu_free_us = 0.0;                // when the round's posts and copies are done
-  double completing_us = 0.0;              // the CPU time of completing its detached receives
-  double copy_out_us = 0.0;                // then of copying its staged receives out
+  // When its CPU is done with the round's posts and with completing the receives in so far
+  // (smpi/or each, one after the other, as SMPI charges them).
+  double cpu_busy_until_us = 0.0;
+  double copy_out_us = 0.0;                // then copying its staged receives out
   std::size_t staged = 0;                  // bytes staged so far (schedule/staging_rule.hpp)
   // Per (sender, round): the due rounds of its receives from that sender, in posting order.
   std::unordered_map<long long, std::vector<std::size_t>> expected;
@@ -155,17 +158,9 @@ class RankByRank {
     }
     rank.waiting.resize(kept);
     rank.cpu_free_us = posting + cpu + copy_us(*parameters_, tally_.copied_after);
-    rank.completing_us = parameters_->recv_overhead_us * static_cast<double>(detached_receives(tally_.received));
+    rank.cpu_busy_until_us = std::max(rank.cpu_busy_until_us, rank.cpu_free_us);
     rank.copy_out_us = copy_us(*parameters_, tally_.staged_received_bytes);
     maybe_finish(r, now);
-  }
-
-  // SMPI charges smpi/or to detached messages only.
-  std::size_t detached_receives(const std::vector<RankRoundTally::Message>& received) const {
-    return static_cast<std::size_t>(
-        std::count_if(received.begin(), received.end(), [&](const RankRoundTally::Message& m) {
-          return static_cast<double>(m.bytes) < parameters_->detached_below_bytes;
-        }));
   }
 
   static bool has_posted(const RankState& rank, std::size_t round) {
@@ -187,18 +182,18 @@ class RankByRank {
     const FluidRoute& route =
         links_.route(hosts_[static_cast<std::size_t>(send.sender)], hosts_[static_cast<std::size_t>(receiver)]);
     const double start_us = std::max(send.posted_us, to.receives_posted_us[send.round]) + route.latency_us;
-    const BatchKey batch{route.capacities, route.penalty, route.rate_cap, send.bytes, start_us};
+    const BatchKey batch{route.capacities, route.back_capacities, route.penalty, route.rate_cap, send.bytes, start_us};
     auto [at, added] = batch_.try_emplace(batch, batch_ends_.size());
     if (added) batch_ends_.emplace_back();
-    batch_ends_[at->second].push_back({send.sender, send.sender_due, receiver, receiver_due});
+    batch_ends_[at->second].push_back({send.sender, send.sender_due, receiver, receiver_due, send.sender_due < 0});
   }
 
   // The classes of the flows started at this moment (alike flows merged), into the network.
   void flush() {
     for (const auto& [batch, index] : batch_) {
-      const auto& [capacities, penalty, rate_cap, bytes, start_us] = batch;
+      const auto& [capacities, back, penalty, rate_cap, bytes, start_us] = batch;
       std::vector<Ends>& ends = batch_ends_[index];
-      const std::size_t id = fluid_.add(links_.flows(FluidRoute{capacities, 0.0, penalty, rate_cap},
+      const std::size_t id = fluid_.add(links_.flows(FluidRoute{capacities, back, 0.0, penalty, rate_cap},
                                                      static_cast<double>(ends.size()), bytes, start_us, 0));
       if (ends_.size() <= id) ends_.resize(id + 1);
       ends_[id] = std::move(ends);
@@ -210,7 +205,11 @@ class RankByRank {
   void transfers_in(const std::vector<Ends>& ends, double now) {
     for (const Ends& e : ends) {
       if (e.sender_due >= 0) --ranks_[static_cast<std::size_t>(e.sender)].open[static_cast<std::size_t>(e.sender_due)];
-      --ranks_[static_cast<std::size_t>(e.receiver)].open[e.receiver_due];
+      RankState& receiver = ranks_[static_cast<std::size_t>(e.receiver)];
+      --receiver.open[e.receiver_due];
+      if (e.completion_costs && parameters_->recv_overhead_us > 0.0) {
+        receiver.cpu_busy_until_us = std::max(receiver.cpu_busy_until_us, now) + parameters_->recv_overhead_us;
+      }
     }
     for (const Ends& e : ends) {
       maybe_finish(e.sender, now);
@@ -225,10 +224,7 @@ class RankByRank {
     const auto open = rank.open.find(rank.round);
     if (open != rank.open.end() && open->second > 0) return;
     rank.finishing = true;
-    // SMPI charges a receive's overhead as it completes, one after the other: those in before
-    // the posts are done wait for the CPU, the last one in takes its own.
-    const double overhead = rank.completing_us > 0.0 ? parameters_->recv_overhead_us : 0.0;
-    calendar_.emplace(std::max(now + overhead, rank.cpu_free_us + rank.completing_us) + rank.copy_out_us, r);
+    calendar_.emplace(std::max({now, rank.cpu_free_us, rank.cpu_busy_until_us}) + rank.copy_out_us, r);
   }
 
   long long key(int sender, std::size_t round) const { return static_cast<long long>(round) * size_ + sender; }
@@ -248,7 +244,7 @@ class RankByRank {
   using Entry = std::pair<double, int>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> calendar_;
   // Flows started at this moment, merged by route, bytes and start.
-  using BatchKey = std::tuple<std::vector<int>, double, double, double, double>;
+  using BatchKey = std::tuple<std::vector<int>, std::vector<int>, double, double, double, double>;
   std::map<BatchKey, std::size_t> batch_;
   std::vector<std::vector<Ends>> batch_ends_;
   std::vector<std::vector<Ends>> ends_;  // per class id: the transfers it carries

@@ -19,7 +19,7 @@ constexpr std::size_t kPostBatches = 8;
 
 // Flows alike within a round: the capacities of their route (the same for every pair of hosts
 // whose links are read alike), its penalty and cap, their bytes, start and due round.
-using ClassKey = std::tuple<std::vector<int>, double, double, double, double, std::size_t>;
+using ClassKey = std::tuple<std::vector<int>, std::vector<int>, double, double, double, double, std::size_t>;
 
 }  // namespace
 
@@ -65,7 +65,7 @@ FluidTime time_in_rounds(const RoundPlan& plan, int size, const network::Network
         const std::size_t batch = k * kPostBatches / n;
         const std::size_t middle = std::min(n - 1, (2 * batch + 1) * n / (2 * kPostBatches));
         const double bytes = static_cast<double>(sent.bytes) + parameters.envelope_bytes;
-        classes[ClassKey{route.capacities, route.penalty, route.rate_cap, bytes,
+        classes[ClassKey{route.capacities, route.back_capacities, route.penalty, route.rate_cap, bytes,
                          posting + posted_by[middle] + route.latency_us, t + sent.overlap_rounds}] += s.weight;
       }
       // SMPI charges a receive's overhead (detached receives only) as it completes, one after the
@@ -79,8 +79,8 @@ FluidTime time_in_rounds(const RoundPlan& plan, int size, const network::Network
                                       parameters.recv_overhead_us * static_cast<double>(detached) + copy_out);
     }
     for (const auto& [key, count] : classes) {
-      const auto& [capacities, penalty, rate_cap, bytes, start_us, due] = key;
-      fluid.add(links.flows(FluidRoute{capacities, 0.0, penalty, rate_cap}, count, bytes, start_us, due));
+      const auto& [capacities, back, penalty, rate_cap, bytes, start_us, due] = key;
+      fluid.add(links.flows(FluidRoute{capacities, back, 0.0, penalty, rate_cap}, count, bytes, start_us, due));
     }
     // A rank completes its last receive and copies its staged receives out once they are in.
     fluid.run_until(std::max(fluid.run_through(t) + copying_out_us, cpu_end));

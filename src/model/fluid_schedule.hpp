@@ -46,6 +46,7 @@ struct FluidParameters {
   // smpi/send-is-detached-thresh: a send of fewer bytes completes for its sender once posted
   // (read rank by rank; rounds that end together wait for the receives anyway).
   double detached_below_bytes = 65536;
+  bool crosstraffic = false;          // network/crosstraffic: each flow loads its way back with 5% of itself
   double copy_bytes_per_us = 5000.0;  // local copies, charged (5 GB/s, the studies' --copy-bandwidth)
   double send_overhead_us = 0.0;      // CPU per message posted (smpi/os)
   double recv_overhead_us = 0.0;      // CPU per message received (smpi/or)

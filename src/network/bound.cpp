@@ -120,16 +120,20 @@ AlltoallBound alltoall_lower_bound(const Network& network, std::size_t block_byt
                                 "(--loopback-bw)");
   }
   // Every rank's blocks to the ranks of other hosts cross the routes between the hosts, so a
-  // host's link carries all its ranks' blocks: the cuts, as for one rank per host.
-  std::vector<int> host_of_rank;
-  for (const Cluster& c : network.clusters) {
-    for (int i = 0; i < c.hosts; ++i) host_of_rank.insert(host_of_rank.end(), static_cast<std::size_t>(c.ranks_per_host), c.first_host + i);
-  }
-  const std::size_t p = host_of_rank.size();
+  // host's link carries all its ranks' blocks: the cuts, as for one rank per host, with the
+  // blocks of a pair of hosts (ranks of one times ranks of the other) added at once, O(hosts^2).
+  std::vector<int> ranks_of_host;
+  for (const Cluster& c : network.clusters)
+    ranks_of_host.insert(ranks_of_host.end(), static_cast<std::size_t>(c.hosts), c.ranks_per_host);
+  const int hosts = static_cast<int>(ranks_of_host.size());
   AlltoallBound bound = bound_of_blocks(network, [&](auto&& add) {
-    for (std::size_t i = 0; i < p; ++i)
-      for (std::size_t j = 0; j < p; ++j)
-        if (host_of_rank[i] != host_of_rank[j]) add(host_of_rank[i], host_of_rank[j], block_bytes);
+    for (int a = 0; a < hosts; ++a)
+      for (int b = 0; b < hosts; ++b)
+        if (a != b) {
+          const auto pairs = static_cast<std::size_t>(ranks_of_host[static_cast<std::size_t>(a)]) *
+                             static_cast<std::size_t>(ranks_of_host[static_cast<std::size_t>(b)]);
+          add(a, b, pairs * block_bytes);
+        }
   });
   // The blocks between the ranks of one host cross its loopback, a FATPIPE link in SimGrid:
   // no cut (every flow has the whole bandwidth), but each takes its latency and its bytes at

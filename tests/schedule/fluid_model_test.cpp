@@ -215,6 +215,18 @@ TEST(FluidSchedule, ChargesTheEnvelopeAndTheStagedCopies) {
             fluid_us(t, "lg", 64, FluidReading::every_link, 1, fast_copies) + 0.1);
 }
 
+// With SimGrid's cross-traffic each flow loads its way back with 5% of itself: two ranks that
+// swap 1 MiB share each direction of their links with 5% of the other's flow.
+TEST(FluidSchedule, CrossTrafficLoadsTheWayBack) {
+  const Tree t = tree(2, 1, 1);
+  FluidParameters with;
+  with.crosstraffic = true;
+  const double plain = fluid_us(t, "direct", 1 << 20, FluidReading::every_link);
+  const double crossed = fluid_us(t, "direct", 1 << 20, FluidReading::every_link, -1, with);
+  const double transfer_us = ((1 << 20) + 16.0) / (100e9 / 8 / 1e6);  // bytes over a 100 Gbit/s host link
+  EXPECT_NEAR(crossed - plain, 0.05 * transfer_us, 1e-6);
+}
+
 TEST(FluidSchedule, RefusesARankOnNoHost) {
   const Tree t = tree(1, 2, 1);
   Problem problem{2, 8, &t.topology, {}};
