@@ -163,8 +163,11 @@ void FluidNetwork::advance(double us, std::vector<std::size_t>* ended) {
     FlowClass& flows = flows_[i];
     if (started(flows) && rate_[i] > 0.0) {
       const double moved = std::isfinite(rate_[i]) ? rate_[i] * us : flows.bytes;
-      // Done when what is left is a rounding of what it moved (the event was its end).
-      if (flows.bytes - moved <= 1e-9 * (flows.bytes + 1.0)) {
+      // Done when what is left is a rounding of what it moved (the event was its end), or would
+      // take less than a moment: at a late clock a moment is below its rounding, and a flow
+      // left with a few rounded bytes would never see the clock move on to its end.
+      const double left = flows.bytes - moved;
+      if (left <= 1e-9 * (flows.bytes + 1.0) || left <= rate_[i] * kSameMomentUs) {
         if (ended != nullptr) ended->push_back(ids_[i]);
         continue;
       }
