@@ -17,7 +17,8 @@ void add_fluid_options(CLI::App& app, FluidOptions& options) {
                "the statistics (docs/algorithms.md, \"The fluid model\")");
   app.add_option("--fluid-reading", options.reading,
                  "--fluid: every-link (every rank, every link alone), links-alike (a sample of ranks beyond 320, the "
-                 "host links of a cluster read alike) or auto (every-link up to 320 ranks, links-alike beyond)")
+                 "host links of a cluster read alike, which spreads skewed traffic evenly) or auto (every-link up to "
+                 "320 ranks, links-alike beyond)")
       ->check(CLI::IsMember({"auto", "every-link", "links-alike"}))
       ->capture_default_str();
   app.add_option("--copy-bandwidth", options.copy_bandwidth,
