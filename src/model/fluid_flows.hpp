@@ -93,4 +93,10 @@ std::vector<int> clusters_of_ranks(int size, const network::Network& network, st
 // The time to copy `bytes` at the parameters' copy bandwidth.
 double copy_us(const FluidParameters& parameters, std::size_t bytes);
 
+// Whether SMPI sends a message of `bytes` detached: its sender is done once it is posted, and its
+// receiver pays smpi/or to complete it.
+inline bool is_detached(const FluidParameters& parameters, std::size_t bytes) {
+  return static_cast<double>(bytes) < parameters.detached_below_bytes;
+}
+
 }  // namespace topocoll::fluid

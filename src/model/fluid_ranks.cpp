@@ -135,7 +135,7 @@ class RankByRank {
       cpu += copy_us(*parameters_, sent.staged_bytes) + parameters_->send_overhead_us;
       // SMPI completes a send below its detached threshold for the sender once posted; the
       // data still waits for the receive to be posted.
-      const bool detached = static_cast<double>(sent.bytes) < parameters_->detached_below_bytes;
+      const bool detached = is_detached(*parameters_, sent.bytes);
       if (!detached) ++rank.open[t + sent.overlap_rounds];
       const WaitingSend send{r, t, posting + cpu, static_cast<double>(sent.bytes) + parameters_->envelope_bytes,
                              detached ? -1 : static_cast<long long>(t + sent.overlap_rounds)};

@@ -70,9 +70,8 @@ FluidTime time_in_rounds(const RoundPlan& plan, int size, const network::Network
       }
       // SMPI charges a receive's overhead (detached receives only) as it completes, one after the
       // other: the last one in takes its own after the round's flows, the others wait for the CPU.
-      const auto detached = std::count_if(tally.received.begin(), tally.received.end(), [&](const auto& m) {
-        return static_cast<double>(m.bytes) < parameters.detached_below_bytes;
-      });
+      const auto detached = std::count_if(tally.received.begin(), tally.received.end(),
+                                          [&](const auto& m) { return is_detached(parameters, m.bytes); });
       const double copy_out = copy_us(parameters, tally.staged_received_bytes);
       copying_out_us = std::max(copying_out_us, copy_out + (detached > 0 ? parameters.recv_overhead_us : 0.0));
       cpu_end = std::max(cpu_end, posting + cpu + copy_us(parameters, tally.copied_after) +

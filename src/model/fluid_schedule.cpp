@@ -11,9 +11,7 @@ FluidTime fluid_time(const RoundPlan& plan, int size, const network::Network& ne
       (reading == FluidReading::automatic && size <= RankSample::kEveryRankUpTo)) {
     return fluid::time_by_rank(plan, size, network, host_of_rank, parameters);
   }
-  FluidTime time =
-      fluid::time_in_rounds(plan, size, network, host_of_rank, parameters, true, RankReading::sampled_at_scale);
-  return time;
+  return fluid::time_in_rounds(plan, size, network, host_of_rank, parameters, true, RankReading::sampled_at_scale);
 }
 
 }  // namespace topocoll
