@@ -42,46 +42,54 @@ MPI_Comm participants_of(MPI_Comm comm, const std::vector<Flow>& flows) {
   return participants;
 }
 
-// One timed run of `flows` with `bytes` each, between two barriers of the participants; the time
-// on the first participant (us).
+// One timed run of `flows` with `messages` of `bytes` each, between two barriers of the
+// participants; the time on the first participant (us).
 double time_flows_once(MPI_Comm comm, int rank, MPI_Comm participants, const std::vector<Flow>& flows,
-                       std::size_t bytes, bench::MessageBuffer& send, bench::MessageBuffer& recv) {
+                       std::size_t bytes, int messages, bench::MessageBuffer& send, bench::MessageBuffer& recv) {
   std::vector<MPI_Request> requests;
   check(MPI_Barrier(participants), "MPI_Barrier");
   const double start = MPI_Wtime();
   std::size_t slot = 0;
   for (const Flow& f : flows) {
     if (f.second != rank) continue;
-    requests.emplace_back();
-    check(MPI_Irecv(recv.data() + slot++ * bytes, static_cast<int>(bytes), MPI_BYTE, f.first, kTag, comm,
-                    &requests.back()),
-          "MPI_Irecv");
+    for (int i = 0; i < messages; ++i) {
+      requests.emplace_back();
+      check(MPI_Irecv(recv.data() + slot++ * bytes, static_cast<int>(bytes), MPI_BYTE, f.first, kTag, comm,
+                      &requests.back()),
+            "MPI_Irecv");
+    }
   }
   for (const Flow& f : flows) {
     if (f.first != rank) continue;
-    requests.emplace_back();
-    check(MPI_Isend(send.data(), static_cast<int>(bytes), MPI_BYTE, f.second, kTag, comm, &requests.back()),
-          "MPI_Isend");
+    for (int i = 0; i < messages; ++i) {
+      requests.emplace_back();
+      check(MPI_Isend(send.data(), static_cast<int>(bytes), MPI_BYTE, f.second, kTag, comm, &requests.back()),
+            "MPI_Isend");
+    }
   }
   check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   check(MPI_Barrier(participants), "MPI_Barrier");
   return (MPI_Wtime() - start) * 1e6;
 }
 
-double time_flows_us(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t bytes, const ProbeSettings& settings) {
+}  // namespace
+
+double measure_flows_us(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t bytes, int messages,
+                        const ProbeSettings& settings) {
   if (flows.empty()) return 0.0;
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   const std::size_t incoming = static_cast<std::size_t>(
       std::count_if(flows.begin(), flows.end(), [&](const Flow& f) { return f.second == rank; }));
   bench::MessageBuffer send(bytes, settings.smpi_shared_buffers);
-  bench::MessageBuffer recv(std::max<std::size_t>(1, incoming) * bytes, settings.smpi_shared_buffers);
+  bench::MessageBuffer recv(std::max<std::size_t>(1, incoming) * static_cast<std::size_t>(messages) * bytes,
+                            settings.smpi_shared_buffers);
   MPI_Comm participants = participants_of(comm, flows);
   std::vector<double> times;
   if (participants != MPI_COMM_NULL) {
-    time_flows_once(comm, rank, participants, flows, bytes, send, recv);  // warm-up
+    time_flows_once(comm, rank, participants, flows, bytes, messages, send, recv);  // warm-up
     for (int i = 0; i < settings.repetitions; ++i) {
-      times.push_back(time_flows_once(comm, rank, participants, flows, bytes, send, recv));
+      times.push_back(time_flows_once(comm, rank, participants, flows, bytes, messages, send, recv));
     }
     MPI_Comm_free(&participants);
   }
@@ -92,8 +100,6 @@ double time_flows_us(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t 
   check(MPI_Allreduce(&first, &lowest, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
   return shared_from(comm, lowest, times.empty() ? 0.0 : median(times));
 }
-
-}  // namespace
 
 double measure_send_overhead_us(MPI_Comm comm, int a, int b, const ProbeSettings& settings) {
   constexpr int kMessages = 32;
@@ -211,8 +217,8 @@ std::vector<OneWaySample> measure_one_way(MPI_Comm comm, int a, int b, const std
 
 double measure_aggregate_bytes_per_s(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t small,
                                      std::size_t large, const ProbeSettings& settings) {
-  const double small_us = time_flows_us(comm, flows, small, settings);
-  const double large_us = time_flows_us(comm, flows, large, settings);
+  const double small_us = measure_flows_us(comm, flows, small, 1, settings);
+  const double large_us = measure_flows_us(comm, flows, large, 1, settings);
   if (!(large_us > small_us)) return 0.0;  // no measurable difference: the caller reports it
   return static_cast<double>(flows.size() * (large - small)) / ((large_us - small_us) * 1e-6);
 }

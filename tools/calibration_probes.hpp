@@ -33,6 +33,12 @@ double measure_recv_overhead_us(MPI_Comm comm, int receiver, double settle_us, c
 std::vector<OneWaySample> measure_one_way(MPI_Comm comm, int a, int b, const std::vector<std::size_t>& sizes,
                                           const ProbeSettings& settings);
 
+// The time (us) of `flows` all running at once, each carrying `messages` messages of `bytes`
+// posted together, between two barriers of the ranks that take part: the median of the
+// repetitions, after a warm-up.
+double measure_flows_us(MPI_Comm comm, const std::vector<Flow>& flows, std::size_t bytes, int messages,
+                        const ProbeSettings& settings);
+
 // Bytes per second that `flows`, all running at once, move together: each flow carries M bytes,
 // for M = small and large; the time of the whole pattern at each size (between two barriers of
 // the ranks that take part), and flows * (large - small) / (T(large) - T(small)), so that

@@ -76,6 +76,10 @@ constexpr int kMaxBackboneFan = 32;
 // own where it passes below this share of what their links pass.
 constexpr std::size_t kMaxGroupProbe = 64;
 constexpr double kGroupLimitShare = 0.75;
+// The envelope's probe: this many messages of this size per flow (SMPI's 16-byte envelope
+// makes 256 x 16 flows of 8 B take 7.8 us more than one each through a 12.5 GB/s link).
+constexpr int kEnvelopeMessages = 256;
+constexpr std::size_t kEnvelopeBytes = 8;
 
 constexpr const char* kUsage = R"(Usage: topocoll-calibrate --topology SPEC [options]
 
@@ -326,10 +330,23 @@ int partner_group(const Topology& t, int level) {
   return -1;
 }
 
-// The links of rank 0's groups that are limits of their own (GroupCapacityCalibration): per level,
-// its probe ranks each sending to one probe rank of the partner group at once. Not at the
-// outermost level where the backbone is measured and levels lie inside it (the backbone's own
-// probes stand for that link).
+// The probe of the link of rank 0's group of `level`: its probe ranks each sending to one probe
+// rank of the partner group at once (none with fewer than two flows).
+std::vector<Flow> group_link_flows(const Topology& topology, int level) {
+  const int partner = partner_group(topology, level);
+  if (partner < 0) return {};
+  const std::vector<int> ours = group_probe_ranks(topology, level),
+                         theirs = group_probe_ranks(topology, level, partner);
+  const std::size_t n = std::min(ours.size(), theirs.size());
+  if (n < 2) return {};
+  std::vector<Flow> flows;
+  for (std::size_t i = 0; i < n; ++i) flows.push_back({ours[i], theirs[i]});
+  return flows;
+}
+
+// The links of rank 0's groups that are limits of their own (GroupCapacityCalibration), each
+// through group_link_flows. Not at the outermost level where the backbone is measured and levels
+// lie inside it (the backbone's own probes stand for that link).
 std::vector<GroupCapacityCalibration> measure_group_links(MPI_Comm comm, const Topology& topology,
                                                           const NodeCalibration& node, const ProbeSettings& settings,
                                                           std::ostream& log) {
@@ -337,21 +354,45 @@ std::vector<GroupCapacityCalibration> measure_group_links(MPI_Comm comm, const T
   const double link = std::min(node.injection_bytes_per_s, node.ejection_bytes_per_s);
   const bool backbone = topology.group_count(0) >= 2 && topology.level_count() > 1;
   for (int level = backbone ? 1 : 0; level < topology.level_count(); ++level) {
-    const int partner = partner_group(topology, level);
-    if (partner < 0) continue;
-    const std::vector<int> ours = group_probe_ranks(topology, level),
-                           theirs = group_probe_ranks(topology, level, partner);
-    const std::size_t n = std::min(ours.size(), theirs.size());
-    if (n < 2) continue;
-    std::vector<Flow> flows;
-    for (std::size_t i = 0; i < n; ++i) flows.push_back({ours[i], theirs[i]});
+    const std::vector<Flow> flows = group_link_flows(topology, level);
+    if (flows.empty()) continue;
     const std::string& name = topology.levels()[level];
-    GroupCapacityCalibration g{name, topology.group(0, level), static_cast<int>(n), static_cast<int>(n),
+    const auto n = static_cast<int>(flows.size());
+    GroupCapacityCalibration g{name, topology.group(0, level), n, n,
                                measure_aggregate_bytes_per_s(comm, flows, kAggregateSmall, kAggregateLarge, settings)};
-    log << name << " " << g.group << " (" << n << " ranks, each to one of " << name << " " << partner << "): ";
+    log << name << " " << g.group << " (" << n << " ranks, each to one of " << name << " "
+        << topology.group(flows.front().second, level) << "): ";
     keep_if_a_limit(std::move(g), link, "link", limits, log);
   }
   return limits;
+}
+
+// The bytes each message adds on the innermost group link kept (EnvelopeCalibration): its probe's
+// flows with one small message each, then with kEnvelopeMessages each.
+void measure_message_envelope(MPI_Comm comm, const Topology& topology, const ProbeSettings& settings, Calibration& c,
+                              std::ostream& log) {
+  if (c.group_links.empty()) return;
+  const std::string& name = c.group_links.back().level;
+  const std::vector<std::string>& levels = topology.levels();
+  const auto level = static_cast<int>(std::find(levels.begin(), levels.end(), name) - levels.begin());
+  const std::vector<Flow> flows = group_link_flows(topology, level);
+  if (flows.empty()) return;
+  EnvelopeCalibration e{name,
+                        static_cast<int>(flows.size()),
+                        kEnvelopeMessages,
+                        kEnvelopeBytes,
+                        measure_flows_us(comm, flows, kEnvelopeBytes, 1, settings),
+                        measure_flows_us(comm, flows, kEnvelopeBytes, kEnvelopeMessages, settings),
+                        std::nullopt};
+  e.envelope_bytes = fit_envelope_bytes(c, e);
+  log << "message envelope (" << name << " link, " << e.flows << " flows of " << e.messages << " x " << e.bytes
+      << " B against one): " << e.one_us << " -> " << e.many_us << " us, ";
+  if (e.envelope_bytes) {
+    log << *e.envelope_bytes << " B per message on the link\n";
+  } else {
+    log << "the CPUs, not the link, set the time: not charged\n";
+  }
+  c.message_envelope = std::move(e);
 }
 
 // The probes of the messages of rank 0's innermost group (a node), its ranks all busy running
@@ -493,6 +534,7 @@ Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& top
 
   c.group_capacities = measure_group_capacities(comm, topology, c.node, settings, log);
   c.group_links = measure_group_links(comm, topology, c.node, settings, log);
+  measure_message_envelope(comm, topology, settings, c, log);
 
   if (topology.group_count(0) >= 2) {
     BackboneCalibration bb;

@@ -2,6 +2,7 @@
 #include "model/hierarchical_cost.hpp"
 
 #include <algorithm>
+#include <span>
 #include <utility>
 
 #include "model/plan_cost.hpp"
@@ -12,6 +13,31 @@ namespace {
 
 double transfer_us(std::size_t bytes, double bytes_per_us) { return static_cast<double>(bytes) / bytes_per_us; }
 double transfer_us(double bytes, double bytes_per_us) { return bytes / bytes_per_us; }
+
+// A message's bytes on a shared link: its data and each of its pieces' envelope.
+double on_links(const MessageLoad& message, double envelope_bytes) {
+  return static_cast<double>(message.total_bytes()) +
+         envelope_bytes * static_cast<double>(message.pieces) * static_cast<double>(message.alike);
+}
+
+// When a capacity has passed bytes that its flows put on it once their latency has passed
+// (bytes_by_level[l]: the bytes of flows paying machine level l's latency): a flow moves no data
+// before its latency, and the capacity passes the later flows' bytes after the earlier ones'
+// start, so it ends at the latest of (a level's latency + the bytes of that latency or more /
+// the capacity).
+double drain_by_latency_us(std::span<const double> bytes_by_level, const std::vector<LevelCost>& levels,
+                           double bytes_per_us) {
+  double end_us = 0.0;
+  for (std::size_t l = 0; l < bytes_by_level.size(); ++l) {
+    if (bytes_by_level[l] <= 0.0) continue;
+    double later = 0.0;
+    for (std::size_t k = 0; k < bytes_by_level.size(); ++k) {
+      if (levels[k].latency_us >= levels[l].latency_us) later += bytes_by_level[k];
+    }
+    end_us = std::max(end_us, levels[l].latency_us + later / bytes_per_us);
+  }
+  return end_us;
+}
 
 }  // namespace
 
@@ -33,13 +59,15 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
     const auto is_eager = [&m](const MessageLoad& message) {
       return !m.recv_overhead_until_bytes || message.largest_piece() <= *m.recv_overhead_until_bytes;
     };
-    // out and in: the bytes through the rank's own link (not those that stay inside its host).
-    std::size_t out = 0, in = 0, eager_out = 0;
+    // out and in: the bytes through the rank's own link (not those that stay inside its host),
+    // envelopes included.
+    double out = 0.0, in = 0.0;
+    std::size_t eager_out = 0;
     std::size_t smallest = load.sends.empty() ? 0 : load.sends.front().smallest_piece();
     for (const MessageLoad& send : load.sends) {
       const LevelCost& level = pricing_->between(rank, send.peer);
       latency_us = std::max(latency_us, level.latency_us);
-      if (pricing_->through_rank_links(rank, send.peer)) out += send.total_bytes();
+      if (pricing_->through_rank_links(rank, send.peer)) out += on_links(send, m.envelope_bytes);
       if (is_eager(send)) eager_out += send.total_bytes();
       smallest = std::min(smallest, send.smallest_piece());
       const double alone_us =
@@ -49,7 +77,7 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
     std::size_t receives = 0, eager = 0, eager_in = 0;  // eager: up to the limit that pays o_r
     for (const MessageLoad& recv : load.recvs) {
       latency_us = std::max(latency_us, pricing_->between(recv.peer, rank).latency_us);
-      if (pricing_->through_rank_links(recv.peer, rank)) in += recv.total_bytes();
+      if (pricing_->through_rank_links(recv.peer, rank)) in += on_links(recv, m.envelope_bytes);
       const std::size_t n = static_cast<std::size_t>(recv.pieces) * recv.alike;
       receives += n;
       if (is_eager(recv)) {
@@ -96,9 +124,10 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
 
 void RoundCostMeter::add_link_traffic(int rank, const RankRoundLoad& load, double weight, const RankTotals& round) {
   const RoutedCapacities& links = *pricing_->links();
+  const std::size_t levels = pricing_->machine().levels.size();
   if (link_bytes_.empty()) {
-    link_bytes_.assign(links.bytes_per_us.size(), 0.0);
-    link_latency_us_.assign(links.bytes_per_us.size(), 0.0);
+    link_bytes_.assign(links.bytes_per_us.size() * levels, 0.0);
+    link_touched_.assign(links.bytes_per_us.size(), 0);
   }
   if (rank_totals_.empty()) rank_totals_.assign(static_cast<std::size_t>(pricing_->size()), {});
   RankTotals& mine = rank_totals_[static_cast<std::size_t>(rank)];
@@ -107,12 +136,14 @@ void RoundCostMeter::add_link_traffic(int rank, const RankRoundLoad& load, doubl
   mine.copy_us += round.copy_us;
   mine.latency_us = std::max(mine.latency_us, round.latency_us);
   for (const auto& [peer, bytes] : load.routed_sends) {
-    const double latency_us = pricing_->between(rank, peer).latency_us;
+    const std::size_t level = pricing_->level_index(rank, peer);
     for (const int c : links.routes.route(rank, peer)) {
       const auto at = static_cast<std::size_t>(c);
-      if (link_bytes_[at] == 0.0 && link_latency_us_[at] == 0.0) links_touched_.push_back(c);
-      link_bytes_[at] += weight * static_cast<double>(bytes);
-      link_latency_us_[at] = std::max(link_latency_us_[at], latency_us);
+      if (!link_touched_[at]) {
+        link_touched_[at] = 1;
+        links_touched_.push_back(c);
+      }
+      link_bytes_[at * levels + level] += weight * bytes;
     }
   }
 }
@@ -120,14 +151,17 @@ void RoundCostMeter::add_link_traffic(int rank, const RankRoundLoad& load, doubl
 double RoundCostMeter::links_us(double start_us, std::size_t alike) {
   double longest_us = 0.0;
   const RoutedCapacities* links = pricing_->links();
+  const std::vector<LevelCost>& levels = pricing_->machine().levels;
   if (link_bytes_in_all_.empty()) link_bytes_in_all_.assign(links->bytes_per_us.size(), 0.0);
   for (const int c : links_touched_) {
     const auto at = static_cast<std::size_t>(c);
-    const double pass_us = transfer_us(link_bytes_[at], links->bytes_per_us[at]);
-    longest_us = std::max(longest_us, start_us + link_latency_us_[at] + pass_us);
-    link_bytes_in_all_[at] += link_bytes_[at] * static_cast<double>(alike);
-    link_bytes_[at] = 0.0;
-    link_latency_us_[at] = 0.0;
+    const std::span<double> bytes(link_bytes_.data() + at * levels.size(), levels.size());
+    longest_us = std::max(longest_us, start_us + drain_by_latency_us(bytes, levels, links->bytes_per_us[at]));
+    for (double& b : bytes) {
+      link_bytes_in_all_[at] += b * static_cast<double>(alike);
+      b = 0.0;
+    }
+    link_touched_[at] = 0;
   }
   links_touched_.clear();
   return longest_us;
@@ -160,14 +194,17 @@ double RoundCostMeter::links_floor_us() const {
 
 void RoundCostMeter::add_group_traffic(int rank, const RankRoundLoad& load, double weight, double completing_us) {
   const auto& shared = pricing_->shared_groups();
+  const std::size_t levels = pricing_->machine().levels.size();
+  const double envelope = pricing_->machine().envelope_bytes;
   // Reading every rank, each group's bytes; from a sample, their weighted total (group_traffic_us).
   const bool every_rank = pricing_->sample().every_rank();
   if (group_traffic_.empty()) {
     for (const MachinePricing::SharedGroups& groups : shared) {
       const std::size_t groups_read = every_rank ? static_cast<std::size_t>(groups.groups) : 0;
       GroupTraffic fresh;
-      fresh.bytes.assign(groups_read, 0.0);
-      fresh.bytes_in.assign(groups.link ? groups_read : 0, 0.0);
+      fresh.bytes.assign(groups_read * levels, 0.0);
+      fresh.bytes_in.assign(groups.link ? groups_read * levels : 0, 0.0);
+      fresh.weighted.assign(levels, 0.0);
       group_traffic_.push_back(std::move(fresh));
     }
   }
@@ -182,12 +219,12 @@ void RoundCostMeter::add_group_traffic(int rank, const RankRoundLoad& load, doub
       bool through = false;
       for (const MessageLoad& message : loads) {
         if (!shared[k].through(*pricing_, rank, message.peer)) continue;
+        const std::size_t level = pricing_->level_index(rank, message.peer);
         if (every_rank) {
-          per_group[mine] += static_cast<double>(message.total_bytes());
+          per_group[mine * levels + level] += on_links(message, envelope);
         } else if (weighted) {
-          traffic.weighted += weight * static_cast<double>(message.total_bytes());
+          traffic.weighted[level] += weight * on_links(message, envelope);
         }
-        traffic.latency_us = std::max(traffic.latency_us, pricing_->between(rank, message.peer).latency_us);
         through = true;
       }
       traffic.any = traffic.any || through;
@@ -204,29 +241,38 @@ void RoundCostMeter::add_group_traffic(int rank, const RankRoundLoad& load, doub
 double RoundCostMeter::group_traffic_us(double start_us, std::size_t alike) {
   double longest_us = 0.0;
   const auto& shared = pricing_->shared_groups();
+  const std::vector<LevelCost>& levels = pricing_->machine().levels;
   for (std::size_t k = 0; k < group_traffic_.size(); ++k) {
     GroupTraffic& traffic = group_traffic_[k];
     if (!traffic.any) continue;
-    // Per group when every rank is read (`bytes` then has one entry per group, and is empty
-    // otherwise); else the largest group's share of the weighted total.
-    const double share = static_cast<double>(shared[k].largest) / pricing_->size();
-    double busiest = traffic.weighted * share;
+    const double bytes_per_us = shared[k].bytes_per_us;
     // A link's bytes also join its sums over the schedule (links_floor_us).
     const bool summed = shared[k].link;
-    if (summed) traffic.weighted_in_all += traffic.weighted * share * static_cast<double>(alike);
+    // Per group when every rank is read (`bytes` then has an entry per group and level, and is
+    // empty otherwise); else the largest group's share of the weighted total.
+    const double share = static_cast<double>(shared[k].largest) / pricing_->size();
+    double weighted_bytes = 0.0;
+    for (double& bytes : traffic.weighted) {
+      bytes *= share;
+      weighted_bytes += bytes;
+    }
+    double drain_us = drain_by_latency_us(traffic.weighted, levels, bytes_per_us);
+    if (summed) traffic.weighted_in_all += weighted_bytes * static_cast<double>(alike);
+    std::fill(traffic.weighted.begin(), traffic.weighted.end(), 0.0);
     std::size_t at = 0;
     for (auto* per_group : {&traffic.bytes, &traffic.bytes_in}) {
-      if (summed && traffic.in_all.empty()) traffic.in_all.assign(traffic.bytes.size() + traffic.bytes_in.size(), 0.0);
-      for (double& bytes : *per_group) {
-        busiest = std::max(busiest, bytes);
+      if (summed && traffic.in_all.empty()) {
+        traffic.in_all.assign((traffic.bytes.size() + traffic.bytes_in.size()) / levels.size(), 0.0);
+      }
+      for (std::size_t first = 0; first < per_group->size(); first += levels.size()) {
+        const std::span<double> group(per_group->data() + first, levels.size());
+        drain_us = std::max(drain_us, drain_by_latency_us(group, levels, bytes_per_us));
+        double bytes = 0.0;
+        for (double& b : group) bytes += std::exchange(b, 0.0);
         if (summed) traffic.in_all[at++] += bytes * static_cast<double>(alike);
-        bytes = 0.0;
       }
     }
-    longest_us = std::max(longest_us, start_us + traffic.latency_us + transfer_us(busiest, shared[k].bytes_per_us) +
-                                          traffic.completing_us);
-    traffic.weighted = 0.0;
-    traffic.latency_us = 0.0;
+    longest_us = std::max(longest_us, start_us + drain_us + traffic.completing_us);
     traffic.completing_us = 0.0;
     traffic.any = false;
   }
@@ -283,18 +329,22 @@ void RoundCostMeter::add_backbone_traffic(int rank, const RankRoundLoad& load, d
   LinkUse across;
   tally(load.sends, near_out);
   const double send_release_us = transfer_us(near_out, m.injection_bytes_per_us);
+  // What crosses carries its envelopes too.
+  const auto on_backbone = [&m](const GroupTally& t) {
+    return static_cast<double>(t.bytes) + m.envelope_bytes * static_cast<double>(t.flows);
+  };
   for (const GroupTally& t : by_group_) {
     BackboneLoad& out = crossing(group, t.group);
-    out.bytes += weight * static_cast<double>(t.bytes);
+    out.bytes += weight * on_backbone(t);
     out.flows += weight * t.flows;
-    out.senders.push_back({send_release_us, weight * static_cast<double>(t.bytes)});
+    out.senders.push_back({send_release_us, weight * on_backbone(t)});
     across.out += t.bytes;
     across.flows_out += t.flows;
   }
   tally(load.recvs, near_in);
   const double recv_release_us = transfer_us(near_in, m.ejection_bytes_per_us);
   for (const GroupTally& t : by_group_) {
-    crossing(t.group, group).receivers.push_back({recv_release_us, weight * static_cast<double>(t.bytes)});
+    crossing(t.group, group).receivers.push_back({recv_release_us, weight * on_backbone(t)});
     across.in += t.bytes;
     across.flows_in += t.flows;
   }

@@ -16,16 +16,23 @@
 //    its copies + n * o + those copies + c;
 //  - each message on its own: the sender's copies + o + latency + bytes / bandwidth of its level;
 //  - each link of the network, when the problem runs on a known one (routed_capacities.hpp):
-//    the round's longest copy + o + the longest latency of its flows + all the bytes the
-//    round's messages put through it / its bandwidth (flows share a link's bandwidth). The
-//    links then stand for the backbone below, which is left out (it stands for them elsewhere);
+//    the round's longest copy + o + the time the link takes to pass the bytes the round's
+//    messages put through it (flows share a link's bandwidth), each flow's from its latency
+//    on: the latest of (a latency L + the bytes of the flows of latency L or more / the
+//    bandwidth). The links then stand for the backbone below, which is left out (it stands for
+//    them elsewhere);
 //  - each group capacity (a node's memory, machine_cost.hpp): per group of its level, the
-//    round's longest copy + o + the longest latency of the messages through the group + all
-//    their bytes / the capacity; each group link (a host's adapter shared by its ranks) the
+//    round's longest copy + o + the time it takes to pass the bytes of the messages through the
+//    group, drained the same way; each group link (a host's adapter shared by its ranks) the
 //    same with the bytes leaving the group, and those entering it, then the longest c of the
 //    ranks receiving through it (they complete their receives once through). Where the
 //    innermost level (the hosts) has a group link, a rank's own link carries only its messages
 //    that leave its host;
+//  - on every shared link (a rank's own, a group's, the network's, the backbone) a message
+//    carries its envelope beside its bytes (MachineCost::envelope_bytes); a lone message's
+//    latency has it already;
+//  - copies: a round's local copies, and those of the transfers the executor stages (in and
+//    out of its staging area, schedule/staging_rule.hpp), which plan_cost.cpp adds to them;
 //  - the backbone: for each ordered pair of groups it joins, the round's longest copy + o +
 //    the time to drain the bytes from one group to the other through the one-direction
 //    capacity (at that many flows), none moving before the backbone latency; for each
@@ -95,9 +102,10 @@ struct RankRoundLoad {
   std::vector<MessageLoad> recvs;
   std::size_t copy_bytes = 0;
   std::size_t copy_bytes_after_posts = 0;  // copied while the round's transfers are in flight
-  // Each message sent, peer by peer (peer, bytes), kept only when the pricing sees the
-  // network's links (MachinePricing::links): the loads above merge peers the links tell apart.
-  std::vector<std::pair<int, std::size_t>> routed_sends;
+  // Each message sent, peer by peer (peer, its bytes on the links with their envelopes), kept
+  // only when the pricing sees the network's links (MachinePricing::links): the loads above
+  // merge peers the links tell apart.
+  std::vector<std::pair<int, double>> routed_sends;
   void clear() {
     sends.clear();
     recvs.clear();
@@ -158,14 +166,14 @@ class RoundCostMeter {
   // A rank's bytes out and in, copies, and largest latency: of one round, or (links_floor_us) of
   // all the rounds and groups added so far.
   struct RankTotals {
-    std::size_t out = 0, in = 0;
+    double out = 0.0, in = 0.0;  // on the rank's link, envelopes included
     double copy_us = 0.0;
     double latency_us = 0.0;
   };
   // `round`: the totals add() worked out for this load.
   void add_link_traffic(int rank, const RankRoundLoad& load, double weight, const RankTotals& round);
-  // The round's links: from `start_us`, the longest latency of a flow through a link plus the
-  // time to pass all its bytes at its bandwidth.
+  // The round's links: from `start_us`, the time each link takes to pass its bytes, each flow's
+  // from its latency on (drain_by_latency_us).
   double links_us(double start_us, std::size_t alike);
   // The round's messages through the groups of the group capacities.
   // `completing_us`: the rank's CPU time completing its receives (c), which for a group link
@@ -192,14 +200,17 @@ class RoundCostMeter {
   };
   std::vector<GroupTally> by_group_;  // scratch: one rank's traffic per other group
   std::vector<Release> releases_;     // scratch for drain_us
-  // The round's bytes and longest latency per capacity of the network (MachinePricing::links),
-  // and the capacities touched.
-  std::vector<double> link_bytes_, link_latency_us_;
+  // The round's bytes per capacity of the network (MachinePricing::links) and machine level
+  // (link_bytes_[capacity * levels + level]: the flows paying that level's latency), and the
+  // capacities touched.
+  std::vector<double> link_bytes_;
+  std::vector<char> link_touched_;
   std::vector<double> link_bytes_in_all_;
   std::vector<RankTotals> rank_totals_;  // per rank over the rounds and groups added so far
   // The round's bytes through each group, per group capacity or link (MachinePricing::
   // shared_groups: for a link, out of the group, and into it in bytes_in), when every rank is
-  // read; else their weighted total; and the longest latency among them.
+  // read; else their weighted total; each by the machine level whose latency they pay
+  // (bytes[group * levels + level], weighted[level]), envelopes included.
   struct GroupTraffic {
     std::vector<double> bytes;
     std::vector<double> bytes_in;  // a group link's other direction (empty for a capacity)
@@ -208,8 +219,7 @@ class RoundCostMeter {
     std::vector<double> in_all;
     double weighted_in_all = 0.0;
     double completing_us = 0.0;  // a group link's: the longest c of the ranks receiving through it
-    double weighted = 0.0;
-    double latency_us = 0.0;
+    std::vector<double> weighted;
     bool any = false;
   };
   std::vector<GroupTraffic> group_traffic_;

@@ -37,6 +37,7 @@ std::optional<std::string> check_machine(const MachineCost& machine) {
   if (!positive(machine.injection_bytes_per_us)) return "the injection bandwidth must be positive";
   if (!positive(machine.ejection_bytes_per_us)) return "the ejection bandwidth must be positive";
   if (!non_negative(machine.copy_bytes_per_us)) return "the copy bandwidth must be 0 (free) or more";
+  if (!non_negative(machine.envelope_bytes)) return "the bytes a message adds on the links must be 0 or more";
   if (machine.backbone) {
     const BackboneCost& bb = *machine.backbone;
     const bool named = std::any_of(machine.levels.begin(), machine.levels.end(),

@@ -97,6 +97,11 @@ struct MachineCost {
   std::vector<GroupCapacity> group_capacities;  // none: each group passes what its ranks' links do
   std::vector<GroupLink> group_links;           // none: a group's link passes what its ranks' links do
   double copy_bytes_per_us = 0.0;  // local copies; 0: free
+  // Bytes each message adds to its data on a shared link (the MPI library's and the network's
+  // headers; SMPI adds 16): where thousands of small messages cross one link at once these are
+  // most of what it carries. Counted on the ranks' links, the group links and capacities, the
+  // network's links and the backbone; not in a lone message's time (its latency has them).
+  double envelope_bytes = 0.0;
 };
 
 // Why `machine` cannot price anything (no levels, a non-positive bandwidth...), or nullopt.
@@ -120,6 +125,10 @@ class MachinePricing {
   const MachineCost& machine() const { return *machine_; }
   int size() const { return size_; }
   // The level a message from rank a to rank b pays.
+  // Its index among the machine's levels (levels paying the same latency, for draining a link).
+  std::size_t level_index(int a, int b) const {
+    return static_cast<std::size_t>(&between(a, b) - machine_->levels.data());
+  }
   const LevelCost& between(int a, int b) const {
     const int* ga = groups_.data() + static_cast<std::size_t>(a) * levels_;
     const int* gb = groups_.data() + static_cast<std::size_t>(b) * levels_;

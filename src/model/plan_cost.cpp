@@ -7,6 +7,7 @@
 
 #include "model/hierarchical_cost.hpp"
 #include "model/round_timeline.hpp"
+#include "schedule/staging_rule.hpp"
 
 namespace topocoll {
 
@@ -17,10 +18,19 @@ namespace {
 class LoadSink final : public RoundSink {
  public:
   // Reads `rank`'s part of a round: the transfers kept in flight `keep` more rounds (0: the
-  // round's own), and its copies when `with_copies`.
-  LoadSink(RankRoundLoad& load, std::size_t keep, bool with_copies, int rank, const MachinePricing& pricing)
-      : load_(&load), keep_(keep), copies_(with_copies), rank_(rank), pricing_(&pricing) {}
-  bool wants_places() const override { return false; }
+  // round's own), and its copies when `staged_so_far` is given: the local copies, and those of
+  // the transfers the executor stages (schedule/staging_rule.hpp), in and out of the staging
+  // area, with the bytes the rank's earlier rounds staged; call finish() after the round.
+  LoadSink(RankRoundLoad& load, std::size_t keep, std::size_t* staged_so_far, int rank, const MachinePricing& pricing)
+      : load_(&load),
+        keep_(keep),
+        copies_(staged_so_far != nullptr),
+        staged_so_far_(staged_so_far),
+        rank_(rank),
+        pricing_(&pricing) {}
+  // Which transfers mix buffers decides which are staged: only a sink that charges no copies
+  // can do without places.
+  bool wants_places() const override { return copies_; }
   void copy(const Segment& from, const Segment&) override {
     if (copies_) load_->copy_bytes += from.length;
   }
@@ -28,11 +38,20 @@ class LoadSink final : public RoundSink {
     if (copies_) load_->copy_bytes_after_posts += from.length;
   }
   void send(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) override {
-    add(peer, segments, overlap_rounds, sends_);
+    const std::size_t bytes = add(peer, segments, overlap_rounds, sends_);
+    if (copies_ && overlap_rounds == keep_) stage(bytes, mixes_buffers(segments));
   }
   void recv(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) override {
-    add(peer, segments, overlap_rounds, recvs_);
+    const std::size_t bytes = add(peer, segments, overlap_rounds, recvs_);
+    // The executor stages a round's sends before its receives.
+    if (copies_ && overlap_rounds == keep_ && mixes_buffers(segments)) received_mixed_.push_back(bytes);
   }
+  // The round's staged receives, once its sends have taken their share of the staging area.
+  void finish() {
+    for (const std::size_t bytes : received_mixed_) stage(bytes, true);
+  }
+  // The bytes the round staged.
+  std::size_t staged() const { return staged_; }
   void send_pieces(int peer, std::size_t bytes, int pieces, std::size_t overlap_rounds) override {
     add_pieces(peer, bytes, pieces, overlap_rounds, sends_);
   }
@@ -58,10 +77,19 @@ class LoadSink final : public RoundSink {
     unsigned long long last_through = 0;
   };
 
-  void add(int peer, std::span<const Segment> segments, std::size_t overlap_rounds, Loads& loads) {
+  std::size_t add(int peer, std::span<const Segment> segments, std::size_t overlap_rounds, Loads& loads) {
     std::size_t bytes = 0;
     for (const Segment& s : segments) bytes += s.length;
     add_pieces(peer, bytes, 1, overlap_rounds, loads);
+    return bytes;
+  }
+  // A staged transfer's bytes are copied once, into the staging area before its send or out of
+  // it after its receive: charged with the round's copies.
+  void stage(std::size_t bytes, bool mixes) {
+    if (!is_staged(bytes, mixes, *staged_so_far_)) return;
+    *staged_so_far_ += bytes;
+    staged_ += bytes;
+    load_->copy_bytes += bytes;
   }
   // A run of peers, cut where the model can tell them apart.
   void add_run(int first, int count, std::size_t bytes, int pieces, std::size_t overlap_rounds, Loads& loads) {
@@ -78,7 +106,8 @@ class LoadSink final : public RoundSink {
       return;
     }
     if (&loads == &sends_ && pricing_->links() != nullptr) {
-      for (std::size_t i = 0; i < alike; ++i) load_->routed_sends.push_back({peer + static_cast<int>(i), bytes});
+      const double on_links = static_cast<double>(bytes) + pricing_->machine().envelope_bytes * pieces;
+      for (std::size_t i = 0; i < alike; ++i) load_->routed_sends.push_back({peer + static_cast<int>(i), on_links});
     }
     // Alike to the last load (same size, same level, same backbone group, through the same
     // group capacities): one more peer of it.
@@ -104,6 +133,9 @@ class LoadSink final : public RoundSink {
   Loads sends_{&load_->sends}, recvs_{&load_->recvs};
   std::size_t keep_;
   bool copies_;
+  std::size_t* staged_so_far_;
+  std::size_t staged_ = 0;
+  std::vector<std::size_t> received_mixed_;  // receives that mix buffers, staged at finish()
   int rank_;
   const MachinePricing* pricing_;
   std::set<std::size_t> others_;
@@ -153,13 +185,17 @@ std::vector<double> plan_round_times_us(const RoundPlan& plan, int size, const M
   std::set<std::pair<std::size_t, std::size_t>> in_flight;  // (posted round, overlap_rounds)
   RankRoundLoad load;
   double total = 0.0;
+  std::vector<std::size_t> staged(static_cast<std::size_t>(size), 0);  // per rank read, so far
   for (const ReadRound& read : rounds_to_read(plan, rounds, !pricing.sample().every_rank())) {
     const std::size_t t = read.round;
     for (const auto& [r, weight] : sampled) {
       if (t >= rounds_of[r]) continue;
       load.clear();
-      LoadSink sink(load, 0, true, r, pricing);
+      LoadSink sink(load, 0, &staged[static_cast<std::size_t>(r)], r, pricing);
       plan.emit(r, t, sink);
+      sink.finish();
+      // A round read for a stretch stages for each of its rounds.
+      staged[static_cast<std::size_t>(r)] += sink.staged() * (read.count - 1);
       meter.add(r, load, weight);
       for (std::size_t k : sink.other_in_flight()) in_flight.insert({t, k});
     }
@@ -174,7 +210,7 @@ std::vector<double> plan_round_times_us(const RoundPlan& plan, int size, const M
     for (const auto& [r, weight] : sampled) {
       if (posted >= rounds_of[r]) continue;
       load.clear();
-      LoadSink sink(load, k, false, r, pricing);
+      LoadSink sink(load, k, nullptr, r, pricing);
       plan.emit(r, posted, sink);
       most_posts = std::max({most_posts, message_count(load.sends), message_count(load.recvs)});
       meter.add(r, load, weight);

@@ -140,6 +140,17 @@ Calibration read(const json& root) {
   };
   read_groups("group_capacities", "a group with traffic inside", c.group_capacities);
   read_groups("group_links", "a group whose ranks share its link", c.group_links);
+  if (const auto found = root.find("message_envelope"); found != root.end() && !found->is_null()) {
+    const std::string at = "message_envelope";
+    if (!found->is_object()) fail(at, "must be an object or null");
+    EnvelopeCalibration e{text(*found, at, "level", true),    whole(*found, at, "flows"),
+                          whole(*found, at, "messages"),      byte_count(*found, at, "bytes"),
+                          number(*found, at, "one_us", true), number(*found, at, "many_us", true)};
+    if (e.flows < 1) fail(at + ".flows", "must be at least 1");
+    if (e.messages < 2) fail(at + ".messages", "must be at least 2 (one message is the reference)");
+    if (!member(*found, at, "envelope_bytes").is_null()) e.envelope_bytes = number(*found, at, "envelope_bytes", false);
+    c.message_envelope = std::move(e);
+  }
   // busy_messages, and the exchange of eager_messages and rendezvous_messages; null: absent.
   const auto busy_exchange = [&](const char* key) -> std::optional<BusyMessagesCalibration> {
     const auto found = root.find(key);
@@ -236,6 +247,7 @@ MachineCost Calibration::machine() const {
   }
   for (const GroupCapacityCalibration& g : group_links) m.group_links.push_back({g.level, g.bytes_per_s * kPerUs});
   m.copy_bytes_per_us = copy.bytes_per_s * kPerUs;
+  if (message_envelope && message_envelope->envelope_bytes) m.envelope_bytes = *message_envelope->envelope_bytes;
   return m;
 }
 
@@ -370,6 +382,16 @@ std::string calibration_to_json(const Calibration& c) {
     return ordered_json{{"level", b.level}, {"ranks", b.ranks}, {"bytes", b.bytes}, {"exchange_us", b.exchange_us}};
   };
   const auto or_null = [](const std::optional<double>& value) { return value ? ordered_json(*value) : ordered_json(); };
+  if (c.message_envelope) {
+    const EnvelopeCalibration& e = *c.message_envelope;
+    root["message_envelope"] = {{"level", e.level},
+                                {"flows", e.flows},
+                                {"messages", e.messages},
+                                {"bytes", e.bytes},
+                                {"one_us", e.one_us},
+                                {"many_us", e.many_us},
+                                {"envelope_bytes", or_null(e.envelope_bytes)}};
+  }
   if (c.busy_messages) root["busy_messages"] = exchange_json(*c.busy_messages);
   if (c.eager_messages) {
     root["eager_messages"] = exchange_json(c.eager_messages->exchange);

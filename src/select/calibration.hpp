@@ -16,6 +16,8 @@
 //    "group_capacities": [{"level": "node", "group": 0, "ranks": 16, "flows": 240,
 //                          "bytes_per_s": 3.6e10}],
 //    "group_links": [{"level": "node", "group": 0, "ranks": 16, "flows": 16, "bytes_per_s": 1.25e10}],
+//    "message_envelope": {"level": "node", "flows": 16, "messages": 256, "bytes": 8, "one_us": 12.6,
+//                         "many_us": 20.4, "envelope_bytes": 16.0},
 //    "busy_messages": {"level": "node", "ranks": 16, "bytes": 8, "exchange_us": 11.9},
 //    "eager_messages": {"level": "node", "ranks": 16, "bytes": 2048, "exchange_us": 44.0,
 //                       "copy_bytes_per_s": 2.9e9},
@@ -34,7 +36,8 @@
 // level. "group_capacities" (absent: none) lists the levels whose groups pass less among their own ranks than those
 // ranks' links would: a node whose ranks share its memory bandwidth. "group_links" (absent: none) lists the levels
 // whose groups pass less to the rest of the machine than their ranks' links would: a host whose ranks share its network
-// adapter.
+// adapter. "message_envelope" (absent: none measured, no group link) is the bytes each message adds on a link.
+
 #pragma once
 
 #include <cstddef>
@@ -147,6 +150,22 @@ struct RendezvousMessagesCalibration {
   std::optional<double> per_message_us;
 };
 
+// The flows of the innermost group link's probe (GroupCapacityCalibration) again, each carrying
+// one message of `bytes` and then `messages` of them at once: the time of each pattern. The
+// difference is (messages - 1) x flows messages through the group's link, and what they take
+// beyond their bytes is each message's envelope (the MPI library's and the network's headers),
+// fitted where the link, not the ranks' CPUs, sets the time (fit_envelope_bytes). Null
+// envelope_bytes: the CPUs hid the link.
+struct EnvelopeCalibration {
+  std::string level;
+  int flows = 0;
+  int messages = 0;
+  std::size_t bytes = 0;
+  double one_us = 0.0;
+  double many_us = 0.0;
+  std::optional<double> envelope_bytes;
+};
+
 struct CopyCalibration {
   double bytes_per_s = 0.0;
   std::string source;  // "measured" (memcpy), "given" (--copy-bandwidth), or "simulation default"
@@ -179,6 +198,7 @@ struct Calibration {
   std::optional<BackboneCalibration> backbone;
   std::vector<GroupCapacityCalibration> group_capacities;  // absent in files from before it was measured
   std::vector<GroupCapacityCalibration> group_links;       // the same
+  std::optional<EnvelopeCalibration> message_envelope;     // the same
   std::optional<BusyMessagesCalibration> busy_messages;   // absent: not measured (one rank per group)
   std::optional<EagerMessagesCalibration> eager_messages;  // absent: not measured (no eager limit given)
   std::optional<RendezvousMessagesCalibration> rendezvous_messages;  // the same

@@ -1,6 +1,7 @@
 // Fitting the model's eager copies and rendezvous cost to the measured exchanges (probe_fits.hpp).
 #include "select/probe_fits.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <span>
 
@@ -69,6 +70,19 @@ std::optional<double> fit_rendezvous_us(const Calibration& calibration, const Bu
     return direct_us(machine, ranks, exchange.bytes);
   };
   return solve(price, exchange.exchange_us, 1e-3, 1e3);
+}
+
+std::optional<double> fit_envelope_bytes(const Calibration& calibration, const EnvelopeCalibration& probe) {
+  const auto link = std::find_if(calibration.group_links.begin(), calibration.group_links.end(),
+                                 [&](const GroupCapacityCalibration& g) { return g.level == probe.level; });
+  if (link == calibration.group_links.end() || probe.flows < 1 || probe.messages < 2) return std::nullopt;
+  const double extra_messages = static_cast<double>(probe.messages - 1);
+  const double extra_us = probe.many_us - probe.one_us;
+  const double cpu_us =
+      extra_messages * std::max(calibration.send_overhead_us, calibration.recv_overhead_us.value_or(0.0));
+  if (!(extra_us > 1.1 * cpu_us)) return std::nullopt;
+  const double per_message = extra_us * 1e-6 * link->bytes_per_s / (extra_messages * probe.flows);
+  return std::max(0.0, per_message - static_cast<double>(probe.bytes));
 }
 
 }  // namespace topocoll

@@ -27,6 +27,7 @@ Calibration sample() {
   c.backbone = BackboneCalibration{"cluster", 0, 1, {{30, 1.25e9}, {900, 1.0e9}}, {1800, 2.0e9}, NearShare{30, 0.75}};
   c.group_capacities = {{"node", 0, 16, 240, 3.6e10}};
   c.group_links = {{"node", 0, 16, 16, 1.25e10}};
+  c.message_envelope = EnvelopeCalibration{"node", 16, 256, 8, 6.25, 14.09, 16.0};
   // direct among 16 ranks of a node: 60 us a call, below the 61 us the model prices it at.
   c.busy_messages = BusyMessagesCalibration{"node", 16, 8, 60.0};
   c.eager_messages = EagerMessagesCalibration{{"node", 16, 2048, 300.0}, 4.7e9};
@@ -199,6 +200,24 @@ TEST(CalibrationFile, RendezvousMessagesGiveTheModelItsCost) {
   EXPECT_FALSE(c.machine().rendezvous_us);
 }
 
+TEST(CalibrationFile, MessageEnvelopeGivesTheModelItsBytes) {
+  Calibration c = sample();
+  std::string error;
+  const auto back = parse_calibration(calibration_to_json(c), &error);
+  ASSERT_TRUE(back) << error;
+  ASSERT_TRUE(back->message_envelope);
+  EXPECT_EQ(back->message_envelope->messages, 256);
+  EXPECT_DOUBLE_EQ(back->message_envelope->many_us, 14.09);
+  EXPECT_DOUBLE_EQ(back->machine().envelope_bytes, 16.0);
+  c.message_envelope->envelope_bytes.reset();  // the CPUs hid the link
+  const auto hidden = parse_calibration(calibration_to_json(c), &error);
+  ASSERT_TRUE(hidden && hidden->message_envelope) << error;
+  EXPECT_DOUBLE_EQ(hidden->machine().envelope_bytes, 0.0);
+  c.message_envelope.reset();  // files from before it was measured
+  EXPECT_EQ(calibration_to_json(c).find("message_envelope"), std::string::npos);
+  EXPECT_DOUBLE_EQ(c.machine().envelope_bytes, 0.0);
+}
+
 std::string error_after(const std::function<void(nlohmann::json&)>& change) {
   nlohmann::json doc = nlohmann::json::parse(calibration_to_json(sample()));
   change(doc);
@@ -253,6 +272,11 @@ TEST(CalibrationFile, ErrorsNameTheField) {
             "rendezvous_messages.per_message_us must be a number, 0 or more");
   EXPECT_EQ(error_after([](json& d) { d["rendezvous_messages"] = 3; }),
             "rendezvous_messages must be an object or null");
+  EXPECT_EQ(error_after([](json& d) { d["message_envelope"]["messages"] = 1; }),
+            "message_envelope.messages must be at least 2 (one message is the reference)");
+  EXPECT_EQ(error_after([](json& d) { d["message_envelope"]["envelope_bytes"] = -1; }),
+            "message_envelope.envelope_bytes must be a number, 0 or more");
+  EXPECT_EQ(error_after([](json& d) { d["message_envelope"] = "16"; }), "message_envelope must be an object or null");
   EXPECT_EQ(error_after([](json& d) { d["recv_overhead_until_bytes"] = -1; }),
             "recv_overhead_until_bytes must be a whole number of bytes, 0 or more");
   EXPECT_EQ(error_after([](json& d) { d["validation"][0]["measured_us"] = 0; }),

@@ -388,5 +388,54 @@ TEST(HierarchicalCost, GroupLinksCarryWhatLeavesTheirGroup) {
   EXPECT_NE(check_machine(m)->find("group link 0 (node) must be positive"), std::string::npos);
 }
 
+// A group link passes each flow's bytes from its own latency on, and with the bytes each message
+// adds (MachineCost::envelope_bytes). Two switches of two hosts of two ranks, 100-byte blocks,
+// posts free: host 0 sends 4 messages to host 1 (10 us away, 400 bytes) and 8 to the other
+// switch (30 us, 800 bytes) through a 10 bytes/us link: max(10 + 1200 / 10, 30 + 800 / 10) =
+// 130 us, where the longest latency first would give 150. With 20 bytes per message:
+// max(10 + 1440 / 10, 30 + 960 / 10) = 154. The ranks' own links (1000 bytes/us) do not bind.
+TEST(HierarchicalCost, GroupLinksPassEachFlowFromItsLatencyWithItsEnvelope) {
+  MachineCost m;
+  m.levels = {{"switch", 30.0, 1000.0}, {"node", 10.0, 1000.0}, {"same group", 1.0, 1000.0}};
+  m.injection_bytes_per_us = 1000.0;
+  m.ejection_bytes_per_us = 1000.0;
+  m.group_links = {{"node", 10.0}};
+  ASSERT_FALSE(check_machine(m));
+  const Topology hosts_under_switches({"switch", "node"},
+                                      {{0, 0}, {0, 0}, {0, 1}, {0, 1}, {1, 2}, {1, 2}, {1, 3}, {1, 3}});
+  const Problem problem{8, 100, &hosts_under_switches, {}};
+  const auto direct_us = [&] {
+    return predict_hierarchical_us(build_full_schedule(*find_algorithm(Operation::alltoall, "direct"), problem), m,
+                                   &hosts_under_switches);
+  };
+  EXPECT_NEAR(direct_us(), 130.0, 1e-9);
+  m.envelope_bytes = 20.0;
+  EXPECT_NEAR(direct_us(), 154.0, 1e-9);
+  m.envelope_bytes = -1.0;
+  ASSERT_TRUE(check_machine(m));
+  EXPECT_NE(check_machine(m)->find("bytes a message adds on the links"), std::string::npos);
+}
+
+// The executor stages a small transfer whose pieces lie in several buffers (schedule/
+// staging_rule.hpp), and the model charges those copies with the round's. bruck on 8 ranks with
+// 8-byte blocks: round 0 receives blocks 1 (into the receive buffer) and 3, 5, 7 (into scratch):
+// 32 bytes staged; round 1 sends blocks 2, 6 from the send buffer with 3, 7 from scratch, and
+// receives 2, 3 into the receive buffer with 6, 7 into scratch (64 bytes); round 2 sends 4 from
+// the send buffer with 5, 6, 7 from scratch (32). At 8 bytes/us on by_hand's machine each round
+// is its copies + 10 + 1 + 32 / 100 us, round 0's copies with the rank's own block: (8 + 32) /
+// 8 + (64) / 8 + 32 / 8 + 3 x 11.32 = 50.96 us.
+TEST(HierarchicalCost, ChargesTheCopiesOfStagedTransfers) {
+  MachineCost m = test_machines::by_hand();
+  m.copy_bytes_per_us = 8.0;
+  const Problem problem{8, 8, nullptr, {}};
+  const Algorithm& bruck = *find_algorithm(Operation::alltoall, "bruck");
+  EXPECT_NEAR(predict_hierarchical_us(build_full_schedule(bruck, problem), m, nullptr), 50.96, 1e-9);
+  EXPECT_NEAR(predict_plan_us(*bruck.plan(problem), 8, MachinePricing(m, nullptr, 8)), 50.96, 1e-9);
+  // Blocks beyond what is staged (2 KiB a transfer) go by datatype: no copies but the own block's.
+  const Problem large{8, 1024, nullptr, {}};
+  const double round_us = 11.0 + 4096.0 / 100.0;
+  EXPECT_NEAR(predict_hierarchical_us(build_full_schedule(bruck, large), m, nullptr), 1024.0 / 8 + 3 * round_us, 1e-9);
+}
+
 }  // namespace
 }  // namespace topocoll

@@ -1,6 +1,6 @@
 // The eager messages' copy bandwidth and the rendezvous cost fitted to measured exchanges: the
 // model, given them, prices each exchange at its measured time; where the model stood, or cannot
-// be fitted, none.
+// be fitted, none. The message envelope fitted to its probe's times.
 #include "select/probe_fits.hpp"
 
 #include <gtest/gtest.h>
@@ -82,6 +82,29 @@ TEST(ProbeFits, TheRendezvousCostThenPricesTheMeasuredExchange) {
   EXPECT_DOUBLE_EQ(direct_us(c, 2048, ranks), direct_us(node(), 2048, ranks)) << "eager blocks pay none";
   EXPECT_FALSE(fit_rendezvous_us(c, {"same group", 16, 8192, 1.05 * bare_us}, ranks)) << "within the probe's 10%";
   EXPECT_FALSE(fit_rendezvous_us(c, {"same group", 16, 4096, 3 * bare_us}, ranks)) << "blocks within the eager limit";
+}
+
+// 16 flows of 256 messages of 8 bytes against one each, through a host's 12.5 GB/s link: SMPI's
+// probe took 7.8336 us more, 24 bytes a message on the link, 16 beyond their own.
+TEST(ProbeFits, TheEnvelopeIsWhatEachMessageAddsOnTheLink) {
+  Calibration c = node();
+  c.send_overhead_us = 0.0;
+  c.recv_overhead_us = 0.0;
+  c.group_links = {{"node", 0, 16, 16, 1.25e10}};
+  const EnvelopeCalibration probe{"node", 16, 256, 8, 6.2544, 6.2544 + 255 * 16 * 24 / 12500.0, std::nullopt};
+  const auto envelope = fit_envelope_bytes(c, probe);
+  ASSERT_TRUE(envelope);
+  EXPECT_NEAR(*envelope, 16.0, 1e-9);
+  // Less than the messages' own bytes: none.
+  EXPECT_EQ(fit_envelope_bytes(c, {"node", 16, 256, 8, 6.0, 6.0 + 255 * 16 * 4 / 12500.0, std::nullopt}),
+            std::optional<double>(0.0));
+  // Where posting (or completing) 255 more messages takes the CPUs about as long, the link was not
+  // what set the time.
+  c.recv_overhead_us = 7.8336 / 255 / 1.05;
+  EXPECT_FALSE(fit_envelope_bytes(c, probe));
+  c.recv_overhead_us = 0.0;
+  // No link of that level in the calibration: nothing to fit against.
+  EXPECT_FALSE(fit_envelope_bytes(c, {"switch", 16, 256, 8, probe.one_us, probe.many_us, std::nullopt}));
 }
 
 }  // namespace
