@@ -205,6 +205,7 @@ void RoundCostMeter::add_group_traffic(int rank, const RankRoundLoad& load, doub
       fresh.bytes.assign(groups_read * levels, 0.0);
       fresh.bytes_in.assign(groups.link ? groups_read * levels : 0, 0.0);
       fresh.weighted.assign(levels, 0.0);
+      fresh.messages.assign(groups_read, 0.0);
       group_traffic_.push_back(std::move(fresh));
     }
   }
@@ -220,10 +221,13 @@ void RoundCostMeter::add_group_traffic(int rank, const RankRoundLoad& load, doub
       for (const MessageLoad& message : loads) {
         if (!shared[k].through(*pricing_, rank, message.peer)) continue;
         const std::size_t level = pricing_->level_index(rank, message.peer);
+        const double messages = static_cast<double>(message.pieces) * static_cast<double>(message.alike);
         if (every_rank) {
           per_group[mine * levels + level] += on_links(message, envelope);
+          if (weighted) traffic.messages[mine] += messages;
         } else if (weighted) {
           traffic.weighted[level] += weight * on_links(message, envelope);
+          traffic.weighted_messages += weight * messages;
         }
         through = true;
       }
@@ -245,6 +249,7 @@ double RoundCostMeter::group_traffic_us(double start_us, std::size_t alike) {
   for (std::size_t k = 0; k < group_traffic_.size(); ++k) {
     GroupTraffic& traffic = group_traffic_[k];
     if (!traffic.any) continue;
+    LinkShare& use = link_use_[k];
     const double bytes_per_us = shared[k].bytes_per_us;
     // A link's bytes also join its sums over the schedule (links_floor_us).
     const bool summed = shared[k].link;
@@ -257,7 +262,10 @@ double RoundCostMeter::group_traffic_us(double start_us, std::size_t alike) {
       weighted_bytes += bytes;
     }
     double drain_us = drain_by_latency_us(traffic.weighted, levels, bytes_per_us);
-    if (summed) traffic.weighted_in_all += weighted_bytes * static_cast<double>(alike);
+    if (summed) {
+      traffic.weighted_in_all += weighted_bytes * static_cast<double>(alike);
+      use = {weighted_bytes, std::exchange(traffic.weighted_messages, 0.0) * share};
+    }
     std::fill(traffic.weighted.begin(), traffic.weighted.end(), 0.0);
     std::size_t at = 0;
     for (auto* per_group : {&traffic.bytes, &traffic.bytes_in}) {
@@ -269,9 +277,15 @@ double RoundCostMeter::group_traffic_us(double start_us, std::size_t alike) {
         drain_us = std::max(drain_us, drain_by_latency_us(group, levels, bytes_per_us));
         double bytes = 0.0;
         for (double& b : group) bytes += std::exchange(b, 0.0);
-        if (summed) traffic.in_all[at++] += bytes * static_cast<double>(alike);
+        if (summed) {
+          // The busiest group's way out (the sends, the first half) is what the link's use tells.
+          const std::size_t group_index = first / levels.size();
+          if (per_group == &traffic.bytes && bytes > use.bytes) use = {bytes, traffic.messages[group_index]};
+          traffic.in_all[at++] += bytes * static_cast<double>(alike);
+        }
       }
     }
+    std::fill(traffic.messages.begin(), traffic.messages.end(), 0.0);
     longest_us = std::max(longest_us, start_us + drain_us + traffic.completing_us);
     traffic.completing_us = 0.0;
     traffic.any = false;
@@ -453,6 +467,7 @@ double RoundCostMeter::finish(const Window* window, std::size_t alike) {
   if (!links_touched_.empty()) {
     round_us = std::max(round_us, links_us(longest_copy_us_ + pricing_->machine().send_overhead_us, alike));
   }
+  link_use_.assign(pricing_->shared_groups().size(), LinkShare{});
   if (!group_traffic_.empty()) {
     round_us = std::max(round_us, group_traffic_us(longest_copy_us_ + pricing_->machine().send_overhead_us, alike));
   }

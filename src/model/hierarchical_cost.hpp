@@ -51,6 +51,9 @@
 // link until they are through (at full rate while the flows across are still in their
 // latency), and the flows across the rest; the backbone carries min(capacity, what the
 // senders' links pass, what the receivers' links pass) at every moment.
+// Where the machine has group links, a group also shares each of them with the rounds it
+// overlaps per flow (shared_link_rounds.hpp, plan_cost.cpp): while its flows are on a host's
+// link, a round's few flows through it get a small share, so the rounds wait.
 // With the network's links seen, a schedule with transfers kept in flight takes at least what
 // its busiest link (a rank's own injection or ejection included) takes to pass all the bytes of
 // its rounds and groups: the groups laid over the rounds share those links, which neither's time
@@ -73,6 +76,7 @@
 #include <vector>
 
 #include "model/machine_cost.hpp"
+#include "model/shared_link_rounds.hpp"
 #include "model/tam_wang.hpp"
 #include "schedule/schedule.hpp"
 
@@ -136,6 +140,10 @@ class RoundCostMeter {
   // group links (MachineCost::group_links), the time the busiest group's link takes to pass
   // its bytes of every round and group (0 with neither).
   double links_floor_us() const;
+  // What the round or group just finished put on each group link of the pricing
+  // (MachinePricing::shared_groups; zero for a group capacity) out of its busiest group: bytes
+  // (envelopes included) and messages. From a sample, the largest group's share.
+  const std::vector<LinkShare>& group_link_use() const { return link_use_; }
 
  private:
   // (when flows may start, their bytes). Bytes and flows that add up over ranks are weighted
@@ -220,9 +228,13 @@ class RoundCostMeter {
     double weighted_in_all = 0.0;
     double completing_us = 0.0;  // a group link's: the longest c of the ranks receiving through it
     std::vector<double> weighted;
+    // The messages out of each group (every rank read), or their weighted total.
+    std::vector<double> messages;
+    double weighted_messages = 0.0;
     bool any = false;
   };
   std::vector<GroupTraffic> group_traffic_;
+  std::vector<LinkShare> link_use_;  // group_link_use()
   std::vector<int> links_touched_;
   bool recording_ = false;
   // This round, per sampled rank (its slot): bytes inside its group, and across.

@@ -171,6 +171,27 @@ std::vector<ReadRound> rounds_to_read(const RoundPlan& plan, std::size_t rounds,
   return read;
 }
 
+// A group kept in flight shares each group link with the rounds it overlaps, per flow
+// (shared_link_rounds.hpp): the rounds get longer, and the group may end later than alone.
+void share_group_links(const MachinePricing& pricing, const std::vector<LinkShare>& group_use,
+                       const std::vector<std::vector<LinkShare>>& round_use, InFlightGroup& group,
+                       std::vector<double>& round_us) {
+  const MachineCost& m = pricing.machine();
+  const double weight = m.backbone && m.backbone->near_weight > 0 ? m.backbone->near_weight : 1.0;
+  std::vector<double> extra_us;
+  double end_us = 0.0;
+  for (std::size_t k = 0; k < group_use.size(); ++k) {
+    if (!pricing.shared_groups()[k].link || group_use[k].messages <= 0.0) continue;
+    const SharedLinkTimes shared = share_link_with_group(round_us, round_use[k], group.posted, group.completes,
+                                                         group_use[k], pricing.shared_groups()[k].bytes_per_us, weight);
+    extra_us.resize(std::max(extra_us.size(), shared.extra_us.size()), 0.0);
+    for (std::size_t i = 0; i < shared.extra_us.size(); ++i) extra_us[i] = std::max(extra_us[i], shared.extra_us[i]);
+    end_us = std::max(end_us, shared.group_end_us);
+  }
+  for (std::size_t i = 0; i < extra_us.size(); ++i) round_us[group.posted + i] += extra_us[i];
+  group.us = std::max(group.us, end_us);
+}
+
 }  // namespace
 
 std::vector<double> plan_round_times_us(const RoundPlan& plan, int size, const MachinePricing& pricing,
@@ -182,6 +203,9 @@ std::vector<double> plan_round_times_us(const RoundPlan& plan, int size, const M
   const std::size_t rounds = size > 0 ? *std::max_element(rounds_of.begin(), rounds_of.end()) : 0;
   const std::span<const SampledRank> sampled = pricing.sample().ranks();
   std::vector<double> times;
+  // Per group link (MachinePricing::shared_groups), what each round put on it.
+  const auto& shared = pricing.shared_groups();
+  std::vector<std::vector<LinkShare>> link_use(shared.size());
   std::set<std::pair<std::size_t, std::size_t>> in_flight;  // (posted round, overlap_rounds)
   RankRoundLoad load;
   double total = 0.0;
@@ -201,6 +225,9 @@ std::vector<double> plan_round_times_us(const RoundPlan& plan, int size, const M
     }
     const double us = meter.finish_round(read.count);
     times.insert(times.end(), read.count, us);
+    for (std::size_t k = 0; k < shared.size(); ++k) {
+      link_use[k].insert(link_use[k].end(), read.count, meter.group_link_use()[k]);
+    }
     total += us * static_cast<double>(read.count);
     if (total > give_up_above_us) return times;
   }
@@ -217,6 +244,7 @@ std::vector<double> plan_round_times_us(const RoundPlan& plan, int size, const M
     }
     const double posting_us = pricing.machine().send_overhead_us * static_cast<double>(most_posts);
     groups.push_back({posted, posted + k, meter.finish_in_flight(posted, posted + k), posting_us});
+    share_group_links(pricing, meter.group_link_use(), link_use, groups.back(), times);
   }
   std::vector<double> laid = overlapped_round_times(times, groups);
   // A group laid over rounds shares the network's links (and the groups' links) with them, which
