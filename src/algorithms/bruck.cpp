@@ -47,9 +47,20 @@ namespace {
 class BruckPlan final : public RoundPlan {
  public:
   explicit BruckPlan(const Problem& problem)
-      : p_(problem.size), b_(problem.block_bytes), rounds_(bruck_round_count(problem.size)), counts_(rounds_, 0) {
-    for (int k = 0; k < rounds_; ++k)
-      for (int i = 1; i < p_; ++i) counts_[k] += (i >> k) & 1;
+      : p_(problem.size),
+        b_(problem.block_bytes),
+        rounds_(bruck_round_count(problem.size)),
+        counts_(rounds_, 0),
+        from_send_(rounds_, 0),
+        into_recv_(rounds_, 0) {
+    for (int k = 0; k < rounds_; ++k) {
+      for (int i = 1; i < p_; ++i) {
+        if (((i >> k) & 1) == 0) continue;
+        ++counts_[k];
+        if ((i & ((1 << k) - 1)) == 0) ++from_send_[k];  // not forwarded yet
+        if (highest_bit(i) == k) ++into_recv_[k];        // arrives
+      }
+    }
   }
   std::size_t rounds(int) const override { return static_cast<std::size_t>(std::max(1, rounds_)); }
   std::size_t scratch_bytes(int) const override { return 2 * static_cast<std::size_t>(p_) * b_; }
@@ -59,10 +70,15 @@ class BruckPlan final : public RoundPlan {
     if (k >= rounds_) return;
     const int step = 1 << k;
     const int to = (rank + step) % p_, from = (rank - step + p_) % p_;
-    if (!sink.wants_places()) {
-      const Segment all{BufferKind::scratch, 0, counts_[k] * b_};
-      sink.send(to, all);
-      sink.recv(from, all);
+    if (!sink.wants_places()) {  // each buffer's share of the bytes (round_sink.hpp)
+      const auto by_buffer = [&](BufferKind buffer, std::size_t blocks) {
+        std::vector<Segment> segments;
+        if (blocks > 0) segments.push_back(Segment{buffer, 0, blocks * b_});
+        if (counts_[k] > blocks) segments.push_back(Segment{BufferKind::scratch, 0, (counts_[k] - blocks) * b_});
+        return segments;
+      };
+      sink.send(to, by_buffer(BufferKind::send, from_send_[k]), 0);
+      sink.recv(from, by_buffer(BufferKind::recv, into_recv_[k]), 0);
       return;
     }
     sent_.clear();
@@ -85,7 +101,9 @@ class BruckPlan final : public RoundPlan {
   int p_;
   std::size_t b_;
   int rounds_;
-  std::vector<std::size_t> counts_;  // indices with bit k set
+  std::vector<std::size_t> counts_;               // indices with bit k set
+  std::vector<std::size_t> from_send_;            // ... still in the send buffer (no lower bit set)
+  std::vector<std::size_t> into_recv_;            // ... arriving (bit k their highest)
   mutable std::vector<Segment> sent_, received_;  // scratch for emit
 };
 

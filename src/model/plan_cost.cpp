@@ -28,9 +28,9 @@ class LoadSink final : public RoundSink {
         staged_so_far_(staged_so_far),
         rank_(rank),
         pricing_(&pricing) {}
-  // Which transfers mix buffers decides which are staged: only a sink that charges no copies
-  // can do without places.
-  bool wants_places() const override { return copies_; }
+  // A plan told without places still names each buffer a message touches (round_sink.hpp),
+  // which is what decides whether the executor stages it.
+  bool wants_places() const override { return false; }
   void copy(const Segment& from, const Segment&) override {
     if (copies_) load_->copy_bytes += from.length;
   }

@@ -6,12 +6,12 @@
 // read at its first and last rounds, the rounds that post transfers kept in flight, and the
 // middle round of each of kSampledRounds equal stretches of the others, which stands for its
 // stretch. The rounds' copies include those of the transfers the executor stages (a small
-// transfer whose pieces lie in several buffers, schedule/staging_rule.hpp), so the rounds are
-// read with their places; the pass of the transfers kept in flight reads only byte counts. A
-// round read for a stretch stages as much in each of its rounds (the staging area's bound may
-// then be reached a little late). O(their messages) time, O(p + rounds x sampled ranks)
-// memory beyond the plan. A recorded schedule is priced the same way (predict_hierarchical_us),
-// so an algorithm's prediction is exactly the time of its schedule.
+// transfer whose pieces lie in several buffers, schedule/staging_rule.hpp), told by the
+// buffers a message touches, which a plan names even without places (round_sink.hpp). A round
+// read for a stretch stages as much in each of its rounds (the staging area's bound may then be
+// reached a little late). O(their messages) time (an algorithm may skip finding places, which
+// the sink does not want), O(p + rounds x sampled ranks) memory beyond the plan. A recorded schedule is priced the same
+// way (predict_hierarchical_us), so an algorithm's prediction is exactly the time of its schedule.
 #pragma once
 
 #include <limits>

@@ -15,8 +15,10 @@ class RoundSink {
  public:
   virtual ~RoundSink() = default;
   // Whether the places of segments matter. A sink that only counts bytes (the cost model) says
-  // no; an algorithm may then describe a message by one segment of its total length, whatever
-  // its buffer and offset, and skip the work of finding places.
+  // no; an algorithm may then describe a message by one segment per buffer it touches, of that
+  // buffer's share of its bytes, whatever the offsets, and skip the work of finding places. The
+  // buffers still tell whether the executor stages the message (schedule/staging_rule.hpp:
+  // tests/schedule/registry_sweep_test.cpp holds every algorithm to it).
   virtual bool wants_places() const = 0;
   virtual void copy(const Segment& from, const Segment& to) = 0;
   // A copy that runs once the round's transfers are posted (LocalCopy::after_posts).

@@ -1,19 +1,27 @@
 // Every algorithm of every operation's registry, over every topology shape it supports: flat
 // (no topology), two clusters (even, one rank against the rest, uneven), three clusters,
-// clusters of nodes (two levels), and a multi-layer full mesh's box of servers (mlfm). Each operation gets its layouts: alltoall uniform blocks;
-// alltoallv per-pair sizes with empty blocks and gaps between blocks; scatter and gather
+// clusters of nodes (two levels), and a multi-layer full mesh's box of servers (mlfm). Each operation gets its layouts:
+// alltoall uniform blocks; alltoallv per-pair sizes with empty blocks and gaps between blocks; scatter and gather
 // uniform; their v forms with sizes, empty blocks and displacements out of order with gaps.
 // Every schedule an algorithm builds for a problem it supports is proven by the verifier, and
 // every algorithm with a schedule must have been proven on some problem (so a supports() that
-// refuses everything fails here), except bruck on alltoallv, which needs equal blocks.
+// refuses everything fails here), except bruck on alltoallv, which needs equal blocks. Told to a
+// sink that does not want places, each round has the same messages, each with the same bytes
+// and touching more than one buffer exactly where the schedule's does (what decides whether the
+// executor stages it, which the cost model charges without places).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <numeric>
+#include <span>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "algorithms/registry.hpp"
+#include "schedule/round_sink.hpp"
+#include "schedule/staging_rule.hpp"
 #include "schedule/verifier.hpp"
 #include "topology/topology_file.hpp"
 
@@ -79,12 +87,58 @@ std::vector<std::size_t> reversed_with_gaps(const std::vector<std::size_t>& byte
   return displacements;
 }
 
+// A message as a sink without places sees it: peer, bytes, whether it mixes buffers, rounds in flight.
+using MessageTally = std::tuple<int, std::size_t, bool, std::size_t>;
+
+MessageTally tally(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) {
+  std::size_t bytes = 0;
+  for (const Segment& s : segments) bytes += s.length;
+  return {peer, bytes, mixes_buffers(segments), overlap_rounds};
+}
+
+class WithoutPlaces final : public RoundSink {
+ public:
+  bool wants_places() const override { return false; }
+  void copy(const Segment&, const Segment&) override {}
+  void copy_after_posts(const Segment&, const Segment&) override {}
+  void send(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) override {
+    sends.push_back(tally(peer, segments, overlap_rounds));
+  }
+  void recv(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) override {
+    recvs.push_back(tally(peer, segments, overlap_rounds));
+  }
+  std::vector<MessageTally> sends, recvs;
+};
+
+// Each round of `plan` told without places has the schedule's messages (in any order).
+void expect_the_same_messages_without_places(const RoundPlan& plan, const Schedule& schedule, const std::string& what) {
+  for (int r = 0; r < schedule.size; ++r) {
+    const std::vector<Round>& rounds = schedule.ranks[static_cast<std::size_t>(r)].rounds;
+    for (std::size_t t = 0; t < rounds.size(); ++t) {
+      WithoutPlaces told;
+      plan.emit(r, t, told);
+      for (auto [mine, theirs] : {std::pair{&rounds[t].sends, &told.sends}, std::pair{&rounds[t].recvs, &told.recvs}}) {
+        std::vector<MessageTally> expected;
+        for (const Transfer& transfer : *mine)
+          expected.push_back(tally(transfer.peer, transfer.segments, transfer.overlap_rounds));
+        std::sort(expected.begin(), expected.end());
+        std::sort(theirs->begin(), theirs->end());
+        EXPECT_EQ(*theirs, expected) << what << ": rank " << r << " round " << t << " told without places";
+      }
+    }
+  }
+}
+
 // Verifies `algorithm` on `problem` when it applies; returns whether it did.
 bool verified_if_supported(const Algorithm& algorithm, const Problem& problem, const BlockMap& layout,
                            const std::string& what) {
   if (!algorithm.supports(problem).ok) return false;
-  const Verdict verdict = verify(build_full_schedule(algorithm, problem), layout);
+  const Schedule schedule = build_full_schedule(algorithm, problem);
+  const Verdict verdict = verify(schedule, layout);
   EXPECT_TRUE(verdict.ok) << algorithm.name << ", " << what << ": " << verdict.summary();
+  if (const auto plan = algorithm.plan(problem)) {
+    expect_the_same_messages_without_places(*plan, schedule, std::string(algorithm.name) + ", " + what);
+  }
   return true;
 }
 
