@@ -129,9 +129,11 @@ nlohmann::json auto_choice_json(const AutoChoice& choice, const std::string& cal
 }
 
 // --choose-only: the choice, its timings, and the time of rank 0's schedule of it (its plan and
-// its part recorded, what a rank's executor does on a first call).
+// its part recorded, what a rank's executor does on a first call); `machine_us`: the time to read
+// the topology (and network) and place the ranks, as a communicator's set-up does.
 int print_choice_only(const AutoChoice& choice, const Problem& problem, const Algorithm& algorithm,
-                      const std::string& format, const std::string& calibration_path, double all_us, double choose_us) {
+                      const std::string& format, const std::string& calibration_path, double all_us, double choose_us,
+                      double machine_us) {
   const auto start = std::chrono::steady_clock::now();
   const RankSchedule mine = algorithm.build(problem, 0);
   const double schedule_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
@@ -141,12 +143,14 @@ int print_choice_only(const AutoChoice& choice, const Problem& problem, const Al
                           {"block_bytes", problem.block_bytes},
                           {"auto", auto_choice_json(choice, calibration_path, all_us, choose_us)},
                           {"rank_schedule_us", schedule_us},
-                          {"rank_schedule_rounds", mine.rounds.size()}};
+                          {"rank_schedule_rounds", mine.rounds.size()},
+                          {"machine_us", machine_us}};
     std::cout << out.dump(2) << '\n';
   } else {
     print_auto_choice(choice, problem.operation, calibration_path, all_us, choose_us);
     std::cout << "rank 0's schedule of " << choice.algorithm << ": " << mine.rounds.size() << " rounds, built in "
-              << std::fixed << std::setprecision(1) << schedule_us << " us\n";
+              << std::fixed << std::setprecision(1) << schedule_us << " us\n"
+              << "the machine (topology, network, placement) read in " << machine_us << " us\n";
   }
   return 0;
 }
@@ -269,6 +273,7 @@ int main(int argc, char** argv) {
   tools::PlanMachine machine;
   std::optional<network::Network> network;
   std::vector<int> rank_hosts;
+  const auto reading = std::chrono::steady_clock::now();
   try {
     machine = tools::load_plan_machine(topology_spec, hostfile, np);
     if (!network_path.empty()) {
@@ -279,6 +284,7 @@ int main(int argc, char** argv) {
     std::cerr << "topocoll-plan: " << e.what() << '\n';
     return 2;
   }
+  const double machine_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - reading).count();
   const Topology* topology = &machine.topology;
   if (is_rooted(operation) && root >= topology->size()) {
     std::cerr << "topocoll-plan: --root " << root << " is not a rank of " << topology_spec << " ("
@@ -343,7 +349,8 @@ int main(int argc, char** argv) {
     algorithm = find_algorithm(operation, choice->algorithm);
     algorithm_name = choice->algorithm;
     problem.knobs = choice->knobs;  // the schedule shown is the one auto runs
-    if (choose_only) return print_choice_only(*choice, problem, *algorithm, format, calibration_path, all_us, choose_us);
+    if (choose_only) return print_choice_only(*choice, problem, *algorithm, format, calibration_path, all_us, choose_us,
+                                              machine_us);
   }
   const Applicability fits = algorithm->supports(problem);
   if (!fits.ok) {
