@@ -77,6 +77,15 @@ class LgPlan {
       index_[r] = static_cast<int>(members_[cluster_of_[r]].size());
       members_[cluster_of_[r]].push_back(r);
     }
+    for (int c = 0; c < clusters(); ++c) {
+      const int n = static_cast<int>(members_[c].size());
+      auto same = std::find_if(sizes_.begin(), sizes_.end(), [&](const SizeSpan& s) { return s.size == n; });
+      if (same == sizes_.end()) {
+        sizes_.push_back({n, c, c});
+      } else {
+        same->last = c;
+      }
+    }
   }
 
   int clusters() const { return static_cast<int>(members_.size()); }
@@ -123,15 +132,19 @@ class LgPlan {
   }
 
   // The last phase-2 step at which r has a partner in some other cluster (-1: none).
+  // The small side meets large node g * n1 + index while that exists; the large side meets the
+  // small side at its own group's step only. Only the two sizes and which side is small matter,
+  // so the other clusters are read by size (pair()'s rule: the smaller, or of equal sizes the
+  // lower index, is small): O(distinct sizes), not O(clusters), per rank.
   int last_step(int r) const {
     int last = -1;
-    const int c = cluster_of_[r];
-    for (int o = 0; o < clusters(); ++o) {
-      if (o == c) continue;
-      const ClusterPair p = pair(c, o);
-      // The small side meets large node g * n1 + index while that exists; the large side meets
-      // the small side at its own group's step only.
-      last = std::max(last, p.small == &members_[c] ? (p.n2() - 1 - index_[r]) / p.n1() : p.group(index_[r]));
+    const int c = cluster_of_[r], n = static_cast<int>(members_[c].size()), i = index_[r];
+    for (const SizeSpan& s : sizes_) {
+      if (s.size == 0) continue;  // an empty cluster meets no one (lg refuses them anyway)
+      const bool any_larger = s.size > n || (s.size == n && s.last > c);    // c is the small side
+      const bool any_smaller = s.size < n || (s.size == n && s.first < c);  // c is the large side
+      if (any_larger) last = std::max(last, (s.size - 1 - i) / n);
+      if (any_smaller) last = std::max(last, i / s.size);
     }
     return last;
   }
@@ -157,6 +170,11 @@ class LgPlan {
  private:
   std::vector<int> cluster_of_, index_;
   std::vector<std::vector<int>> members_;
+  // Each size of cluster, with the first and last cluster of that size.
+  struct SizeSpan {
+    int size = 0, first = 0, last = 0;
+  };
+  std::vector<SizeSpan> sizes_;
 };
 
 std::optional<LgPlan> make_plan(const Problem& problem, std::string* why) {
