@@ -70,6 +70,8 @@ def main():
                 value, reading = best(np, series, size)
                 values[series] = value
                 cells.append("-" if value is None else f"{value:.1f}{'*' if reading == 'every-link' else ''}")
+            if all(v is None for v in values.values()):
+                continue  # a size not run at this many ranks
             b = bound.get((np, size))
             ratio = values["bruck"] / values["lg-node"] if values["bruck"] and values["lg-node"] else None
             fastest = min(v for v in values.values() if v is not None)

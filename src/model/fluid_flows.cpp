@@ -163,15 +163,21 @@ int FluidLinks::add(double bytes_per_second, int links) {
   return fluid_->add_capacity(bytes_per_second / 1e6);
 }
 
-std::vector<int> clusters_of_ranks(int size, const network::Network& network, std::span<const int> host_of_rank) {
+void check_hosts_of_ranks(int size, const network::Network& network, std::span<const int> host_of_rank) {
   if (static_cast<int>(host_of_rank.size()) != size) throw std::invalid_argument("fluid model: one host per rank");
-  std::vector<int> cluster(static_cast<std::size_t>(size));
   for (int r = 0; r < size; ++r) {
     const int host = host_of_rank[static_cast<std::size_t>(r)];
     if (host < 0 || host >= network.host_count()) {
       throw std::invalid_argument("fluid model: rank " + std::to_string(r) + " runs on no host of the network");
     }
-    cluster[static_cast<std::size_t>(r)] = network.cluster_of(host);
+  }
+}
+
+std::vector<int> clusters_of_ranks(int size, const network::Network& network, std::span<const int> host_of_rank) {
+  check_hosts_of_ranks(size, network, host_of_rank);
+  std::vector<int> cluster(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r) {
+    cluster[static_cast<std::size_t>(r)] = network.cluster_of(host_of_rank[static_cast<std::size_t>(r)]);
   }
   return cluster;
 }

@@ -86,8 +86,10 @@ class FluidLinks {
   std::vector<int> ids_;
 };
 
-// The cluster of each rank's host (the sample's strata); throws std::invalid_argument when a rank
-// has no host of the network.
+// Throws std::invalid_argument unless each of the `size` ranks has a host of the network.
+void check_hosts_of_ranks(int size, const network::Network& network, std::span<const int> host_of_rank);
+
+// The cluster of each rank's host (the sample's strata); throws as check_hosts_of_ranks.
 std::vector<int> clusters_of_ranks(int size, const network::Network& network, std::span<const int> host_of_rank);
 
 // The time to copy `bytes` at the parameters' copy bandwidth.

@@ -254,7 +254,7 @@ class RankByRank {
 
 FluidTime time_by_rank(const RoundPlan& plan, int size, const network::Network& network,
                        std::span<const int> host_of_rank, const FluidParameters& parameters) {
-  clusters_of_ranks(size, network, host_of_rank);  // checks every rank's host
+  check_hosts_of_ranks(size, network, host_of_rank);
   return RankByRank(plan, size, network, host_of_rank, parameters).run();
 }
 
