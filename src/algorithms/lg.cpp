@@ -55,6 +55,13 @@ struct ClusterPair {
   bool collects(int d, int e) const {
     return group(d) == group(e) || (in_partial_group(e) && group(d) == 0 && d >= partial());
   }
+  // How many blocks Y node d carries in phase 2 (carried_by(d).size()): its group's (d's own
+  // among them), and the partial group's when d is in group 0 at or past `partial` (group 0 is
+  // never the partial group: Y has at least as many nodes as X).
+  int carried_count(int d) const {
+    const int mine = in_partial_group(d) ? partial() : n1();
+    return mine + (partial() != 0 && group(d) == 0 && d >= partial() ? partial() : 0);
+  }
   // The Y nodes whose block for X[d mod n1] Y node d carries in phase 2, in message order.
   std::vector<int> carried_by(int d) const {
     std::vector<int> sources;
@@ -131,6 +138,22 @@ class LgPlan {
     }
   }
 
+  // How many blocks collected(t, s) lists, without listing them.
+  int collected_count(int t, int s) const {
+    int count = 0;
+    const int c = cluster_of_[s];
+    for (int o = 0; o < clusters(); ++o) {
+      if (o == c) continue;
+      const ClusterPair p = pair(c, o);
+      if (p.small == &members_[c]) {
+        if (index_[t] < p.n2()) count += (p.n2() - 1 - index_[t]) / p.n1() + 1;
+      } else if (p.collects(index_[t], index_[s])) {
+        ++count;
+      }
+    }
+    return count;
+  }
+
   // The last phase-2 step at which r has a partner in some other cluster (-1: none).
   // The small side meets large node g * n1 + index while that exists; the large side meets the
   // small side at its own group's step only. Only the two sizes and which side is small matter,
@@ -147,6 +170,18 @@ class LgPlan {
       if (any_smaller) last = std::max(last, i / s.size);
     }
     return last;
+  }
+
+  // Phase 2 of rank r with cluster `o` at step g: the partner (or -1), and how many blocks r
+  // sends (phase2's, without listing them; r's own is one of them).
+  std::pair<int, int> phase2_count(int r, int o, int g) const {
+    const ClusterPair p = pair(cluster_of_[r], o);
+    if (p.small == &members_[cluster_of_[r]]) {
+      const int b = g * p.n1() + index_[r];
+      return b < p.n2() ? std::pair{(*p.large)[b], p.n1()} : std::pair{-1, 0};
+    }
+    if (p.group(index_[r]) != g) return {-1, 0};
+    return {(*p.small)[index_[r] % p.n1()], p.carried_count(index_[r])};
   }
 
   // Phase 2 of rank r with cluster `o` at step g: the partner (or -1), and the blocks r sends.
@@ -315,9 +350,30 @@ class LgRounds final : public RoundPlan {
     return scratch_range(base + slots(rank).at.at(blk), part.length);
   }
 
+  // For a sink without places and one block size: each message as its bytes in each buffer
+  // (round_sink.hpp), counted without listing the blocks.
+  bool counts_only(const RoundSink& sink) const { return !sink.wants_places() && !problem_.variable(); }
+  // `blocks` pieces x of blocks in `buffer`, then `more` in scratch.
+  void tell(int peer, bool send, BufferKind buffer, int blocks, int more, int x, RoundSink& sink) const {
+    const std::size_t piece = cut(Segment{buffer, 0, problem_.block_bytes}, x).length;
+    segments_.clear();
+    if (blocks > 0) segments_.push_back(Segment{buffer, 0, static_cast<std::size_t>(blocks) * piece});
+    if (more > 0) segments_.push_back(Segment{BufferKind::scratch, 0, static_cast<std::size_t>(more) * piece});
+    if (send) {
+      sink.send(peer, segments_, 0);
+    } else {
+      sink.recv(peer, segments_, 0);
+    }
+  }
+
   void emit_phase1(int rank, int x, RoundSink& sink) const {
     for (int peer : plan_.members(plan_.cluster(rank))) {
       if (peer == rank) continue;
+      if (counts_only(sink)) {  // what it sends lies in the send buffer; what it collects goes to scratch
+        tell(peer, true, BufferKind::send, 1 + plan_.collected_count(peer, rank), 0, x, sink);
+        tell(peer, false, BufferKind::recv, 1, plan_.collected_count(rank, peer), x, sink);
+        continue;
+      }
       segments_.assign(1, sent(rank, peer, x));
       plan_.collected(peer, rank, blocks_);
       for (const auto& [src, dst] : blocks_) segments_.push_back(sent(rank, dst, x));
@@ -333,6 +389,13 @@ class LgRounds final : public RoundPlan {
     const int mine = plan_.cluster(rank);
     for (int o = 0; o < plan_.clusters(); ++o) {
       if (o == mine) continue;
+      if (counts_only(sink)) {  // its own block from the send buffer, the ones it collected from scratch
+        const auto [partner, count] = plan_.phase2_count(rank, o, g);
+        if (partner < 0) continue;
+        tell(partner, true, BufferKind::send, 1, count - 1, x, sink);
+        tell(partner, false, BufferKind::recv, plan_.phase2_count(partner, mine, g).second, 0, x, sink);
+        continue;
+      }
       const auto [partner, blocks] = plan_.phase2(rank, o, g);
       if (partner < 0) continue;
       segments_.clear();
