@@ -86,12 +86,9 @@ class LgPlan {
     }
     for (int c = 0; c < clusters(); ++c) {
       const int n = static_cast<int>(members_[c].size());
-      auto same = std::find_if(sizes_.begin(), sizes_.end(), [&](const SizeSpan& s) { return s.size == n; });
-      if (same == sizes_.end()) {
-        sizes_.push_back({n, c, c});
-      } else {
-        same->last = c;
-      }
+      auto same = std::find_if(sizes_.begin(), sizes_.end(), [&](const SizeClass& s) { return s.size == n; });
+      if (same == sizes_.end()) same = sizes_.insert(sizes_.end(), SizeClass{n, {}});
+      same->clusters.push_back(c);
     }
   }
 
@@ -138,17 +135,17 @@ class LgPlan {
     }
   }
 
-  // How many blocks collected(t, s) lists, without listing them.
+  // How many blocks collected(t, s) lists, without listing them: per size of the other
+  // clusters, as many alike as there are on each side of pair()'s rule.
   int collected_count(int t, int s) const {
     int count = 0;
-    const int c = cluster_of_[s];
-    for (int o = 0; o < clusters(); ++o) {
-      if (o == c) continue;
-      const ClusterPair p = pair(c, o);
-      if (p.small == &members_[c]) {
-        if (index_[t] < p.n2()) count += (p.n2() - 1 - index_[t]) / p.n1() + 1;
-      } else if (p.collects(index_[t], index_[s])) {
-        ++count;
+    const int c = cluster_of_[s], n = static_cast<int>(members_[c].size()), i = index_[t];
+    for (const SizeClass& other : sizes_) {
+      if (other.size == 0) continue;
+      const auto [larger, smaller] = other.beside(c, n);
+      if (larger > 0 && i < other.size) count += larger * ((other.size - 1 - i) / n + 1);
+      if (smaller > 0 && ClusterPair{&members_[other.clusters.front()], &members_[c]}.collects(i, index_[s])) {
+        count += smaller;
       }
     }
     return count;
@@ -162,12 +159,11 @@ class LgPlan {
   int last_step(int r) const {
     int last = -1;
     const int c = cluster_of_[r], n = static_cast<int>(members_[c].size()), i = index_[r];
-    for (const SizeSpan& s : sizes_) {
+    for (const SizeClass& s : sizes_) {
       if (s.size == 0) continue;  // an empty cluster meets no one (lg refuses them anyway)
-      const bool any_larger = s.size > n || (s.size == n && s.last > c);    // c is the small side
-      const bool any_smaller = s.size < n || (s.size == n && s.first < c);  // c is the large side
-      if (any_larger) last = std::max(last, (s.size - 1 - i) / n);
-      if (any_smaller) last = std::max(last, i / s.size);
+      const auto [larger, smaller] = s.beside(c, n);
+      if (larger > 0) last = std::max(last, (s.size - 1 - i) / n);
+      if (smaller > 0) last = std::max(last, i / s.size);
     }
     return last;
   }
@@ -205,11 +201,21 @@ class LgPlan {
  private:
   std::vector<int> cluster_of_, index_;
   std::vector<std::vector<int>> members_;
-  // Each size of cluster, with the first and last cluster of that size.
-  struct SizeSpan {
-    int size = 0, first = 0, last = 0;
+  // Each size of cluster, with the clusters of that size (in order).
+  struct SizeClass {
+    int size = 0;
+    std::vector<int> clusters;
+    // Of these clusters other than c (of n ranks): how many c meets as the small side (they are
+    // larger, or as large and after c), and how many as the large side.
+    std::pair<int, int> beside(int c, int n) const {
+      const auto all = static_cast<int>(clusters.size());
+      if (size != n) return size > n ? std::pair{all, 0} : std::pair{0, all};
+      const auto before = static_cast<int>(std::lower_bound(clusters.begin(), clusters.end(), c) - clusters.begin());
+      const int after = all - before - (before < all && clusters[static_cast<std::size_t>(before)] == c ? 1 : 0);
+      return {after, before};
+    }
   };
-  std::vector<SizeSpan> sizes_;
+  std::vector<SizeClass> sizes_;
 };
 
 std::optional<LgPlan> make_plan(const Problem& problem, std::string* why) {
