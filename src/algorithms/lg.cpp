@@ -29,7 +29,7 @@
 // For a sink without places (the cost model) and one block size, a rank's round is told by
 // counting the blocks of each message, per size of the other clusters, instead of listing them:
 // O(messages x distinct cluster sizes), where listing costs O(blocks) (16384 ranks over 1024
-// hosts: 16 x 1024 blocks a message in phase 1).
+// hosts: about 1000 blocks a message in phase 1).
 #include "algorithms/lg.hpp"
 
 #include <algorithm>
