@@ -14,27 +14,25 @@ namespace {
 double transfer_us(std::size_t bytes, double bytes_per_us) { return static_cast<double>(bytes) / bytes_per_us; }
 double transfer_us(double bytes, double bytes_per_us) { return bytes / bytes_per_us; }
 
-// A message's bytes on a shared link: its data and each of its pieces' envelope.
-double on_links(const MessageLoad& message, double envelope_bytes) {
-  return static_cast<double>(message.total_bytes()) +
-         envelope_bytes * static_cast<double>(message.pieces) * static_cast<double>(message.alike);
-}
-
-// When a capacity has passed bytes that its flows put on it once their latency has passed
-// (bytes_by_level[l]: the bytes of flows paying machine level l's latency): a flow moves no data
-// before its latency, and the capacity passes the later flows' bytes after the earlier ones'
-// start, so it ends at the latest of (a level's latency + the bytes of that latency or more /
-// the capacity).
-double drain_by_latency_us(std::span<const double> bytes_by_level, const std::vector<LevelCost>& levels,
-                           double bytes_per_us) {
+// The earliest time a shared capacity can carry bytes that become available at their release
+// times ((when, bytes) each, reordered here): max over k of (k-th release + bytes released from
+// then on / capacity); 0 with none.
+double latest_drain_us(std::vector<std::pair<double, double>>& releases, double bytes_per_us) {
+  if (releases.empty()) return 0.0;
+  double total = 0;
+  double first = releases.front().first, last = first;
+  for (const auto& [when, bytes] : releases) {
+    total += bytes;
+    first = std::min(first, when);
+    last = std::max(last, when);
+  }
+  if (first == last) return first + transfer_us(total, bytes_per_us);
+  std::sort(releases.begin(), releases.end());
   double end_us = 0.0;
-  for (std::size_t l = 0; l < bytes_by_level.size(); ++l) {
-    if (bytes_by_level[l] <= 0.0) continue;
-    double later = 0.0;
-    for (std::size_t k = 0; k < bytes_by_level.size(); ++k) {
-      if (levels[k].latency_us >= levels[l].latency_us) later += bytes_by_level[k];
-    }
-    end_us = std::max(end_us, levels[l].latency_us + later / bytes_per_us);
+  double later = 0;
+  for (auto it = releases.rbegin(); it != releases.rend(); ++it) {
+    later += it->second;
+    end_us = std::max(end_us, it->first + transfer_us(later, bytes_per_us));
   }
   return end_us;
 }
@@ -67,7 +65,7 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
     for (const MessageLoad& send : load.sends) {
       const LevelCost& level = pricing_->between(rank, send.peer);
       latency_us = std::max(latency_us, level.latency_us);
-      if (pricing_->through_rank_links(rank, send.peer)) out += on_links(send, m.envelope_bytes);
+      if (pricing_->through_rank_links(rank, send.peer)) out += send.bytes_on_links(m.envelope_bytes);
       if (is_eager(send)) eager_out += send.total_bytes();
       smallest = std::min(smallest, send.smallest_piece());
       const double alone_us =
@@ -77,7 +75,7 @@ void RoundCostMeter::add(int rank, const RankRoundLoad& load, double weight) {
     std::size_t receives = 0, eager = 0, eager_in = 0;  // eager: up to the limit that pays o_r
     for (const MessageLoad& recv : load.recvs) {
       latency_us = std::max(latency_us, pricing_->between(recv.peer, rank).latency_us);
-      if (pricing_->through_rank_links(recv.peer, rank)) in += on_links(recv, m.envelope_bytes);
+      if (pricing_->through_rank_links(recv.peer, rank)) in += recv.bytes_on_links(m.envelope_bytes);
       const std::size_t n = static_cast<std::size_t>(recv.pieces) * recv.alike;
       receives += n;
       if (is_eager(recv)) {
@@ -156,7 +154,7 @@ double RoundCostMeter::links_us(double start_us, std::size_t alike) {
   for (const int c : links_touched_) {
     const auto at = static_cast<std::size_t>(c);
     const std::span<double> bytes(link_bytes_.data() + at * levels.size(), levels.size());
-    longest_us = std::max(longest_us, start_us + drain_by_latency_us(bytes, levels, links->bytes_per_us[at]));
+    longest_us = std::max(longest_us, start_us + level_drain_us(bytes, links->bytes_per_us[at]));
     for (double& b : bytes) {
       link_bytes_in_all_[at] += b * static_cast<double>(alike);
       b = 0.0;
@@ -223,10 +221,10 @@ void RoundCostMeter::add_group_traffic(int rank, const RankRoundLoad& load, doub
         const std::size_t level = pricing_->level_index(rank, message.peer);
         const double messages = static_cast<double>(message.pieces) * static_cast<double>(message.alike);
         if (every_rank) {
-          per_group[mine * levels + level] += on_links(message, envelope);
+          per_group[mine * levels + level] += message.bytes_on_links(envelope);
           if (weighted) traffic.messages[mine] += messages;
         } else if (weighted) {
-          traffic.weighted[level] += weight * on_links(message, envelope);
+          traffic.weighted[level] += weight * message.bytes_on_links(envelope);
           traffic.weighted_messages += weight * messages;
         }
         through = true;
@@ -261,7 +259,7 @@ double RoundCostMeter::group_traffic_us(double start_us, std::size_t alike) {
       bytes *= share;
       weighted_bytes += bytes;
     }
-    double drain_us = drain_by_latency_us(traffic.weighted, levels, bytes_per_us);
+    double busiest_us = level_drain_us(traffic.weighted, bytes_per_us);
     if (summed) {
       traffic.weighted_in_all += weighted_bytes * static_cast<double>(alike);
       use = {weighted_bytes, std::exchange(traffic.weighted_messages, 0.0) * share};
@@ -274,7 +272,7 @@ double RoundCostMeter::group_traffic_us(double start_us, std::size_t alike) {
       }
       for (std::size_t first = 0; first < per_group->size(); first += levels.size()) {
         const std::span<double> group(per_group->data() + first, levels.size());
-        drain_us = std::max(drain_us, drain_by_latency_us(group, levels, bytes_per_us));
+        busiest_us = std::max(busiest_us, level_drain_us(group, bytes_per_us));
         double bytes = 0.0;
         for (double& b : group) bytes += std::exchange(b, 0.0);
         if (summed) {
@@ -286,7 +284,7 @@ double RoundCostMeter::group_traffic_us(double start_us, std::size_t alike) {
       }
     }
     std::fill(traffic.messages.begin(), traffic.messages.end(), 0.0);
-    longest_us = std::max(longest_us, start_us + drain_us + traffic.completing_us);
+    longest_us = std::max(longest_us, start_us + busiest_us + traffic.completing_us);
     traffic.completing_us = 0.0;
     traffic.any = false;
   }
@@ -421,30 +419,24 @@ double RoundCostMeter::shared_link_drain_us(const BackboneLoad& one, const Windo
   }
 }
 
-// The earliest time a shared capacity can carry bytes that become available at their release
-// times, none before floor_us: max over k of (k-th release + bytes released from then on / capacity).
+// The same releases, none before floor_us (latest_drain_us).
 double RoundCostMeter::drain_us(const std::vector<Release>& a, const std::vector<Release>* b, double bytes_per_us,
                                 double floor_us) {
   releases_.assign(a.begin(), a.end());
   if (b) releases_.insert(releases_.end(), b->begin(), b->end());
-  if (releases_.empty()) return 0.0;
   for (Release& r : releases_) r.first = std::max(r.first, floor_us);
-  double total = 0;
-  double first = releases_.front().first, last = first;
-  for (const Release& r : releases_) {
-    total += r.second;
-    first = std::min(first, r.first);
-    last = std::max(last, r.first);
+  return latest_drain_us(releases_, bytes_per_us);
+}
+
+// A flow moves no data before its latency: each machine level's bytes are released at its
+// latency (latest_drain_us).
+double RoundCostMeter::level_drain_us(std::span<const double> bytes_by_level, double bytes_per_us) {
+  const std::vector<LevelCost>& levels = pricing_->machine().levels;
+  releases_.clear();
+  for (std::size_t l = 0; l < bytes_by_level.size(); ++l) {
+    if (bytes_by_level[l] > 0.0) releases_.push_back({levels[l].latency_us, bytes_by_level[l]});
   }
-  if (first == last) return first + transfer_us(total, bytes_per_us);
-  std::sort(releases_.begin(), releases_.end());
-  double end_us = 0.0;
-  double later = 0;
-  for (auto it = releases_.rbegin(); it != releases_.rend(); ++it) {
-    later += it->second;
-    end_us = std::max(end_us, it->first + transfer_us(later, bytes_per_us));
-  }
-  return end_us;
+  return latest_drain_us(releases_, bytes_per_us);
 }
 
 double RoundCostMeter::finish_round(std::size_t alike) { return finish(nullptr, alike); }

@@ -72,6 +72,7 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -93,6 +94,11 @@ struct MessageLoad {
   int pieces = 1;
   std::size_t alike = 1;
   std::size_t total_bytes() const { return bytes * alike; }
+  // Its bytes on a shared link: its data and each piece's envelope (MachineCost::envelope_bytes).
+  double bytes_on_links(double envelope_bytes) const {
+    return static_cast<double>(total_bytes()) +
+           envelope_bytes * static_cast<double>(pieces) * static_cast<double>(alike);
+  }
   std::size_t smallest_piece() const { return bytes / static_cast<std::size_t>(pieces); }
   std::size_t largest_piece() const { return smallest_piece() + (bytes % static_cast<std::size_t>(pieces) ? 1 : 0); }
 };
@@ -171,6 +177,9 @@ class RoundCostMeter {
   BackboneLoad& crossing(int from, int to);
   const BackboneLoad* find_crossing(int from, int to) const;
   double drain_us(const std::vector<Release>& a, const std::vector<Release>* b, double bytes_per_us, double floor_us);
+  // A capacity's time to pass bytes_by_level[l], the bytes of the flows paying machine level l's
+  // latency, each from its latency on.
+  double level_drain_us(std::span<const double> bytes_by_level, double bytes_per_us);
   // A rank's bytes out and in, copies, and largest latency: of one round, or (links_floor_us) of
   // all the rounds and groups added so far.
   struct RankTotals {
@@ -181,7 +190,7 @@ class RoundCostMeter {
   // `round`: the totals add() worked out for this load.
   void add_link_traffic(int rank, const RankRoundLoad& load, double weight, const RankTotals& round);
   // The round's links: from `start_us`, the time each link takes to pass its bytes, each flow's
-  // from its latency on (drain_by_latency_us).
+  // from its latency on (level_drain_us).
   double links_us(double start_us, std::size_t alike);
   // The round's messages through the groups of the group capacities.
   // `completing_us`: the rank's CPU time completing its receives (c), which for a group link

@@ -106,7 +106,7 @@ class LoadSink final : public RoundSink {
       return;
     }
     if (&loads == &sends_ && pricing_->links() != nullptr) {
-      const double on_links = static_cast<double>(bytes) + pricing_->machine().envelope_bytes * pieces;
+      const double on_links = MessageLoad{peer, bytes, pieces, 1}.bytes_on_links(pricing_->machine().envelope_bytes);
       for (std::size_t i = 0; i < alike; ++i) load_->routed_sends.push_back({peer + static_cast<int>(i), on_links});
     }
     // Alike to the last load (same size, same level, same backbone group, through the same

@@ -37,7 +37,6 @@
 // ranks' links would: a node whose ranks share its memory bandwidth. "group_links" (absent: none) lists the levels
 // whose groups pass less to the rest of the machine than their ranks' links would: a host whose ranks share its network
 // adapter. "message_envelope" (absent: none measured, no group link) is the bytes each message adds on a link.
-
 #pragma once
 
 #include <cstddef>
