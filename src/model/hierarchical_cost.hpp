@@ -196,9 +196,10 @@ class RoundCostMeter {
   // `completing_us`: the rank's CPU time completing its receives (c), which for a group link
   // comes after the link has passed them.
   void add_group_traffic(int rank, const RankRoundLoad& load, double weight, double completing_us);
-  // From `start_us`: per capacity and group, the longest latency of those messages plus the
-  // time to pass their bytes at the capacity. Where the sample does not read every rank, a
-  // group's bytes are the largest group's share of the weighted total (groups alike).
+  // From `start_us`: per capacity and group, the time to pass those messages' bytes at the
+  // capacity, each flow's from its latency on (level_drain_us). Where the sample does not read
+  // every rank, a group's bytes are the largest group's share of the weighted total (groups
+  // alike).
   double group_traffic_us(double start_us, std::size_t alike);
   // From the group's start (after its copies and posting): when `one` has crossed, its flows
   // sharing the links with the window's flows inside the groups (near_weight).
