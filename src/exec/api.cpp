@@ -7,6 +7,7 @@
 #include "exec/call_descriptions.hpp"
 #include "exec/collective.hpp"
 #include "exec/error_report.hpp"
+#include "exec/held_datatypes.hpp"
 #include "exec/mpi_handles.hpp"
 #include "exec/native_call.hpp"
 #include "exec/nonblocking.hpp"
@@ -75,9 +76,11 @@ int init_persistent(const CallArguments& call, const CollectiveOptions& options,
       return rc;
     }
     auto kept = std::make_shared<const CollectiveOptions>(options);
+    CallArguments held_call = call;
+    auto datatypes = exec::hold_for_persistent(held_call);
     return exec::make_persistent(
         call.comm, label,
-        [call, kept](MPI_Request* started) {
+        [call = held_call, kept, datatypes](MPI_Request* started) {
           return exec::start_collective(call, *kept, started, exec::StartRule::may_wait_for_peers);
         },
         request);

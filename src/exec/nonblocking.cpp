@@ -14,6 +14,7 @@
 #include "exec/comm_state.hpp"
 #include "exec/error_report.hpp"
 #include "exec/executor.hpp"
+#include "exec/held_datatypes.hpp"
 #include "exec/liu_exchange.hpp"
 #include "exec/mpi_handles.hpp"
 #include "exec/outstanding.hpp"
@@ -92,6 +93,7 @@ class PendingCollective final : public Outstanding {
   bool start() { return advance(); }
 
   CallArguments arguments;
+  HeldDatatypes datatypes;  // arguments' own, held until the walk ends
   StandInCall stand_in;  // a stand-in's arguments point into it
   CheckedCall call;
   CallBlocks blocks;
@@ -228,6 +230,7 @@ int start_checked(const CallArguments& arguments, const CollectiveOptions& optio
   if (p.call.native) return run_library_call(arguments, options, request);
   {
     const WorldErrorsReturned errors_come_back;  // as topocoll's own, raised below
+    p.datatypes.hold(p.arguments, p.call.problem.size);
     failure = prepare(p, rule);
     p.label = op + " (" + (p.call.algorithm != nullptr ? std::string(p.call.algorithm->name) : "auto") + ")";
     if (!failure && !p.call.native) failure = RequestOutcome::start_request(p.outcome, p.request);

@@ -4,14 +4,20 @@
 
 #include <string_view>
 
+#include "exec/held_datatypes.hpp"
 #include "exec/persistent_requests.hpp"
 #include "interpose/interposed_call.hpp"
 
 namespace topocoll::interpose {
 
 int make_persistent(const exec::CallArguments& call, const char* entry_point, MPI_Request* request) {
+  exec::CallArguments held_call = call;
+  auto datatypes = exec::hold_for_persistent(held_call);
   return exec::make_persistent(
-      call.comm, entry_point, [call, entry_point](MPI_Request* started) { return answer_start(call, started, entry_point); },
+      call.comm, entry_point,
+      [call = held_call, entry_point, datatypes](MPI_Request* started) {
+        return answer_start(call, started, entry_point);
+      },
       request);
 }
 

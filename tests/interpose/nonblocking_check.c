@@ -3,7 +3,8 @@
  * first start followed by a message the peer receives before its own start), several
  * outstanding at once and completed by MPI_Waitall, MPI_Test polling, MPI_Iscatter, MPI_Igather,
  * MPI_Iscatterv, MPI_Igatherv, MPI_Ialltoallv and MPI_Ialltoallw (then MPI_Ialltoallv again after a
- * blocking MPI_Alltoallv; the v forms also started before a peer's message), and with the argument
+ * blocking MPI_Alltoallv; the v forms also started before a peer's message), MPI_Ialltoall and
+ * MPI_Ialltoallw whose derived datatypes are freed right after the start, and with the argument
  * `null-request` a null request. Run it with libtopocoll-pmpi.so preloaded; exit 0 when every
  * check passes on every rank. */
 #include <mpi.h>
@@ -214,6 +215,77 @@ static void check_irregular(void) {
   free(types);
 }
 
+/* Derived datatypes freed right after the start, as MPI allows (the run completes normally):
+ * MPI_Ialltoall and MPI_Ialltoallw of every other int, on both sides (so that the received
+ * blocks are unpacked with the type at the end); types made and freed before the wait take the
+ * freed handles' places. */
+static void churn_datatypes(void) {
+  for (int k = 1; k <= 8; ++k) {
+    MPI_Datatype other;
+    MPI_Type_contiguous(k, MPI_DOUBLE, &other);
+    MPI_Type_commit(&other);
+    MPI_Type_free(&other);
+  }
+}
+
+/* kCount ints, every other one of 2 x kCount. */
+static MPI_Datatype every_other_int(int count) {
+  MPI_Datatype strided, resized;
+  MPI_Type_vector(count, 1, 2, MPI_INT, &strided);
+  MPI_Type_create_resized(strided, 0, (MPI_Aint)(2 * count * (int)sizeof(int)), &resized);
+  MPI_Type_free(&strided);
+  MPI_Type_commit(&resized);
+  return resized;
+}
+
+static int strided_received(const int* recv, int count) {
+  for (int from = 0; from < size; ++from)
+    for (int k = 0; k < count; ++k)
+      if (recv[(from * count + k) * 2] != value(from, rank, k)) return 0;
+  return 1;
+}
+
+static void check_types_freed_after_start(void) {
+  enum { kCount = 20 };
+  const size_t ints = 2 * kCount * (size_t)size;
+  int* send = malloc(sizeof(int) * ints);
+  int* recv = calloc(ints, sizeof(int));
+  for (int to = 0; to < size; ++to)
+    for (int k = 0; k < kCount; ++k) send[(to * kCount + k) * 2] = value(rank, to, k);
+  MPI_Datatype send_type = every_other_int(kCount), recv_type = every_other_int(kCount);
+  MPI_Request request = MPI_REQUEST_NULL;
+  int ok = MPI_Ialltoall(send, 1, send_type, recv, 1, recv_type, MPI_COMM_WORLD, &request) == MPI_SUCCESS;
+  MPI_Type_free(&send_type);
+  MPI_Type_free(&recv_type);
+  churn_datatypes();
+  ok = ok && MPI_Wait(&request, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+  expect(ok && strided_received(recv, kCount), "MPI_Ialltoall with its datatypes freed after the start");
+
+  /* MPI_Ialltoallw: a type of its own per peer, at byte displacements. */
+  MPI_Datatype* types = malloc(sizeof(MPI_Datatype) * (size_t)size);
+  int *counts = malloc(sizeof(int) * (size_t)size), *displs = malloc(sizeof(int) * (size_t)size);
+  memset(recv, 0, sizeof(int) * ints);
+  for (int q = 0; q < size; ++q) {
+    types[q] = every_other_int(kCount);
+    counts[q] = 1;
+    displs[q] = q * 2 * kCount * (int)sizeof(int);
+  }
+  ok =
+      MPI_Ialltoallw(send, counts, displs, types, recv, counts, displs, types, MPI_COMM_WORLD, &request) == MPI_SUCCESS;
+  for (int q = 0; q < size; ++q) {
+    MPI_Datatype freed = types[q]; /* the array itself stays as it was passed */
+    MPI_Type_free(&freed);
+  }
+  churn_datatypes();
+  ok = ok && MPI_Wait(&request, MPI_STATUS_IGNORE) == MPI_SUCCESS;
+  expect(ok && strided_received(recv, kCount), "MPI_Ialltoallw with its datatypes freed after the start");
+  free(types);
+  free(counts);
+  free(displs);
+  free(send);
+  free(recv);
+}
+
 /* A null request is the program's error: the call fails (under MPI_ERRORS_RETURN), and runs no
  * collective, blocking or not, that the other ranks would have to match. Only where topocoll
  * answers (the argument `null-request`): Open MPI 4.1's own MPI_Ialltoall dereferences it. */
@@ -246,6 +318,7 @@ int main(int argc, char** argv) {
   check_several_outstanding();
   check_rooted();
   check_irregular();
+  check_types_freed_after_start();
   if (argc > 1 && strcmp(argv[1], "null-request") == 0) check_null_request();
   int all_failures = 0;
   MPI_Allreduce(&failures, &all_failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

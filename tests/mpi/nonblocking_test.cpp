@@ -1,9 +1,9 @@
 // Nonblocking collectives (topocoll::ialltoall ... igatherv) against the MPI library's blocking
 // ones, byte for byte: the schedule algorithms, several calls outstanding on one communicator
 // and completed out of order, v forms that learn block sizes after their start, MPI_Test
-// polling, MPI_Waitany in a mixed array, in place, a derived datatype, every rooted and irregular form (auto's and
-// liu's too), MPI_Request_free of an outstanding call, later calls that need a duplicate a first start asked for, the
-// verdicts that hand a call to the library, and errors at the start and at completion.
+// polling, MPI_Waitany in a mixed array, in place, a derived datatype (also freed right after the start), every rooted
+// and irregular form (auto's and liu's too), MPI_Request_free of an outstanding call, later calls that need a duplicate
+// a first start asked for, the verdicts that hand a call to the library, and errors at the start and at completion.
 #include <numeric>
 #include <string>
 #include <vector>
@@ -341,6 +341,69 @@ TEST_F(Nonblocking, InPlaceAndDerivedDatatype) {
   EXPECT_TRUE(result == reference) << "strided blocks differ from MPI_Alltoall's";
   MPI_Type_free(&resized);
   MPI_Type_free(&strided);
+}
+
+// A strided type whose blocks are every other int of 2 x `count`, committed: the caller's to free.
+MPI_Datatype every_other_int(int count) {
+  MPI_Datatype strided = MPI_DATATYPE_NULL, resized = MPI_DATATYPE_NULL;
+  MPI_Type_vector(count, 1, 2, MPI_INT, &strided);
+  MPI_Type_create_resized(strided, 0, MPI_Aint(2 * count * sizeof(int)), &resized);
+  MPI_Type_commit(&resized);
+  MPI_Type_free(&strided);
+  return resized;
+}
+
+// MPI lets the program free a datatype once the call that uses it has started: the run packs and
+// unpacks later (the v form's send side only once it learnt the sizes), with the types it held.
+// Types made and freed in between take the freed handles' places.
+TEST_F(Nonblocking, DatatypesFreedAfterTheStart) {
+  const int p = size_of(MPI_COMM_WORLD), rank = rank_in(MPI_COMM_WORLD);
+  const int count = 17;
+  auto churn = [] {
+    for (int k = 1; k <= 8; ++k) {
+      MPI_Datatype other = MPI_DATATYPE_NULL;
+      MPI_Type_contiguous(k, MPI_DOUBLE, &other);
+      MPI_Type_commit(&other);
+      MPI_Type_free(&other);
+    }
+  };
+  std::vector<int> send(std::size_t(2 * count * p)), reference(send.size(), kCanary);
+  std::iota(send.begin(), send.end(), rank * 100000);
+  MPI_Datatype type = every_other_int(count);
+  MPI_Alltoall(send.data(), 1, type, reference.data(), 1, type, MPI_COMM_WORLD);
+  MPI_Type_free(&type);
+  for (const char* name : {"direct", "pairwise", "bruck"}) {
+    std::vector<int> result(send.size(), kCanary);
+    MPI_Datatype send_type = every_other_int(count), recv_type = every_other_int(count);
+    MPI_Request request = MPI_REQUEST_NULL;
+    ASSERT_EQ(ialltoall(send.data(), 1, send_type, result.data(), 1, recv_type, MPI_COMM_WORLD, &request, named(name)),
+              MPI_SUCCESS)
+        << name << ": " << topocoll_error_message();
+    MPI_Type_free(&send_type);
+    MPI_Type_free(&recv_type);
+    churn();
+    EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS) << name << ": " << topocoll_error_message();
+    EXPECT_TRUE(result == reference) << name << ": blocks differ from MPI_Alltoall's";
+  }
+  if (p < 2) return;
+  // lg's alltoallv learns the block sizes after its start, and only then packs its send side.
+  CollectiveOptions lg = named("lg");
+  lg.topology = "clusters:" + std::to_string(p / 2) + "," + std::to_string(p - p / 2);
+  std::vector<int> counts(static_cast<std::size_t>(p), 1), displs(static_cast<std::size_t>(p));
+  std::iota(displs.begin(), displs.end(), 0);
+  type = every_other_int(count);
+  std::vector<int> reference_v(send.size(), kCanary), result_v(send.size(), kCanary);
+  MPI_Alltoallv(send.data(), counts.data(), displs.data(), type, reference_v.data(), counts.data(), displs.data(), type,
+                MPI_COMM_WORLD);
+  MPI_Request request = MPI_REQUEST_NULL;
+  ASSERT_EQ(ialltoallv(send.data(), counts.data(), displs.data(), type, result_v.data(), counts.data(), displs.data(),
+                       type, MPI_COMM_WORLD, &request, lg),
+            MPI_SUCCESS)
+      << topocoll_error_message();
+  MPI_Type_free(&type);
+  churn();
+  EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS) << topocoll_error_message();
+  EXPECT_TRUE(result_v == reference_v) << "lg ialltoallv";
 }
 
 // The rooted and irregular forms, each against the MPI library's blocking call.
