@@ -145,7 +145,8 @@ Calibration read(const json& root) {
     if (!found->is_object()) fail(at, "must be an object or null");
     EnvelopeCalibration e{text(*found, at, "level", true),    whole(*found, at, "flows"),
                           whole(*found, at, "messages"),      byte_count(*found, at, "bytes"),
-                          number(*found, at, "one_us", true), number(*found, at, "many_us", true)};
+                          number(*found, at, "one_us", true), number(*found, at, "many_us", true),
+                          std::nullopt};
     if (e.flows < 1) fail(at + ".flows", "must be at least 1");
     if (e.messages < 2) fail(at + ".messages", "must be at least 2 (one message is the reference)");
     if (!member(*found, at, "envelope_bytes").is_null()) e.envelope_bytes = number(*found, at, "envelope_bytes", false);
