@@ -32,8 +32,8 @@ struct CollectiveOptions {
   // rank of MPI_COMM_WORLD), `flat:N`, `pattern:REGEX` (named groups of a regular expression on
   // the host name are the levels) or the path of a topology file (docs/topology.md). Empty: the
   // TOPOCOLL_TOPOLOGY environment variable, or when unset Slurm's switch tree where every rank
-  // has SLURM_TOPOLOGY_ADDR, else only the node level (ranks sharing memory, from
-  // MPI_Comm_split_type). A sub-communicator sees the groups of its members.
+  // has SLURM_TOPOLOGY_ADDR, else only the node level (ranks of one host name,
+  // MPI_Get_processor_name). A sub-communicator sees the groups of its members.
   std::string topology;
   // auto: the calibration file of the machine (made by topocoll-calibrate). Empty: the
   // TOPOCOLL_CALIBRATION environment variable; auto without either is an error.

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
-#include <vector>
+#include <map>
+#include <optional>
+#include <utility>
 
 #include "exec/mpi_handles.hpp"
 #include "topology/slurm_address.hpp"
@@ -11,24 +13,6 @@
 namespace topocoll::exec {
 
 namespace {
-
-// The lowest rank of `comm` sharing memory with each rank: equal values mean same node.
-MaybeFailure node_leaders(MPI_Comm comm, std::vector<int>& leaders) {
-  int rank = 0, size = 0;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  MPI_Comm node = MPI_COMM_NULL;
-  int rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
-  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Comm_split_type", rc);
-  OwnedComm owned(node);
-  int leader = rank;
-  rc = MPI_Allreduce(&rank, &leader, 1, MPI_INT, MPI_MIN, node);
-  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Allreduce", rc);
-  leaders.assign(static_cast<std::size_t>(size), 0);
-  rc = MPI_Allgather(&leader, 1, MPI_INT, leaders.data(), 1, MPI_INT, comm);
-  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Allgather", rc);
-  return std::nullopt;
-}
 
 // This process's place in Slurm's switch tree, "ADDRESS\nPATTERN", or "" when Slurm gave none.
 // Read here rather than at the entry points: like the host name, it says where the process runs
@@ -40,60 +24,19 @@ std::string slurm_address_of_this_process() {
   return (std::string(address) + '\n' + pattern).substr(0, 1 << 16);
 }
 
-// Every rank's `mine`, in rank order, on every rank: the lengths, then the characters, so that
-// a rank holds the sum of the strings' lengths (host names: tens of bytes each), not p times the
-// longest possible. `what` names them in an error.
-MaybeFailure allgather_strings(MPI_Comm comm, const std::string& mine, const char* what,
-                               std::vector<std::string>& all) {
-  int size = 0;
-  MPI_Comm_size(comm, &size);
-  const int length = static_cast<int>(mine.size());
-  std::vector<int> lengths(static_cast<std::size_t>(size)), offsets(static_cast<std::size_t>(size));
-  int rc = MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm);
-  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Allgather", rc);
-  long long total = 0;
-  for (int r = 0; r < size; ++r) {
-    offsets[r] = static_cast<int>(total);
-    total += lengths[r];
-    if (total > INT_MAX) {
-      return Failure{MPI_ERR_COUNT, std::string("the ranks' ") + what + " exceed 2^31 bytes together"};
-    }
-  }
-  std::vector<char> chars(static_cast<std::size_t>(total) + 1);
-  rc = MPI_Allgatherv(mine.data(), length, MPI_CHAR, chars.data(), lengths.data(), offsets.data(), MPI_CHAR, comm);
-  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Allgatherv", rc);
-  all.clear();
-  for (int r = 0; r < size; ++r) all.emplace_back(chars.data() + offsets[r], static_cast<std::size_t>(lengths[r]));
-  return std::nullopt;
+std::string host_name_of_this_process() {
+  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  int length = 0;
+  MPI_Get_processor_name(name, &length);
+  return std::string(name, std::find(name, name + MPI_MAX_PROCESSOR_NAME, '\0'));
 }
 
-// The topology of Slurm's switch tree when every rank has its address; nothing when some rank has
-// none. Every rank sees every address, so all reach the same verdict.
-MaybeFailure slurm_topology(MPI_Comm comm, std::optional<Topology>& topology) {
-  std::vector<std::string> gathered;
-  if (auto failure = allgather_strings(comm, slurm_address_of_this_process(), "Slurm topology addresses", gathered)) {
-    return failure;
-  }
-  std::vector<SlurmAddress> addresses;
-  for (const std::string& both : gathered) {
-    const auto newline = both.find('\n');
-    if (newline == std::string::npos) return std::nullopt;  // this rank has none
-    addresses.push_back({both.substr(0, newline), both.substr(newline + 1)});
-  }
-  std::string error;
-  topology = topology_from_slurm_addresses(addresses, &error);
-  if (!topology) return Failure{MPI_ERR_ARG, "the topology from Slurm (SLURM_TOPOLOGY_ADDR): " + error};
-  return std::nullopt;
-}
-
-}  // namespace
-
-MaybeFailure discover_placement(MPI_Comm comm, RankPlacement& placement) {
+// World ranks of `comm`'s ranks (local: the groups' translation).
+MaybeFailure world_ranks(MPI_Comm comm, RankPlacement& placement) {
   int size = 0, world_size = 0;
   MPI_Comm_size(comm, &size);
   MPI_Comm_size(MPI_COMM_WORLD, &world_size);
   placement.world_size = world_size;
-
   MPI_Group group = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
   MPI_Comm_group(comm, &group);
   MPI_Comm_group(MPI_COMM_WORLD, &world);
@@ -108,24 +51,135 @@ MaybeFailure discover_placement(MPI_Comm comm, RankPlacement& placement) {
       placement.world_rank.end()) {
     return Failure{MPI_ERR_COMM, "the communicator holds processes outside MPI_COMM_WORLD"};
   }
-
-  char name[MPI_MAX_PROCESSOR_NAME] = {};
-  int length = 0;
-  MPI_Get_processor_name(name, &length);
-  const std::string mine(name, std::find(name, name + MPI_MAX_PROCESSOR_NAME, '\0'));
-  return allgather_strings(comm, mine, "host names", placement.host);
+  return std::nullopt;
 }
 
-MaybeFailure discover_topology(MPI_Comm comm, const std::string& spec, Topology& topology) {
-  RankPlacement placement;
-  if (auto failure = discover_placement(comm, placement)) return failure;
+// Each rank's node: the lowest rank of its host name.
+std::vector<int> node_leaders(const std::vector<std::string>& hosts) {
+  std::map<std::string, int> first;
   std::vector<int> leaders;
-  if (auto failure = node_leaders(comm, leaders)) return failure;
-  if (spec.empty()) {
+  leaders.reserve(hosts.size());
+  for (std::size_t r = 0; r < hosts.size(); ++r) leaders.push_back(first.emplace(hosts[r], int(r)).first->second);
+  return leaders;
+}
+
+// The topology of Slurm's switch tree when every rank has its address (`addresses[r]`,
+// "ADDRESS\nPATTERN"); nothing when some rank has none. Every rank sees every address, so all
+// reach the same verdict.
+MaybeFailure slurm_topology(const std::vector<std::string>& addresses, std::optional<Topology>& topology) {
+  std::vector<SlurmAddress> parsed;
+  for (const std::string& both : addresses) {
+    const auto newline = both.find('\n');
+    if (newline == std::string::npos) return std::nullopt;  // this rank has none
+    parsed.push_back({both.substr(0, newline), both.substr(newline + 1)});
+  }
+  std::string error;
+  topology = topology_from_slurm_addresses(parsed, &error);
+  if (!topology) return Failure{MPI_ERR_ARG, "the topology from Slurm (SLURM_TOPOLOGY_ADDR): " + error};
+  return std::nullopt;
+}
+
+}  // namespace
+
+MaybeFailure StringGather::start(MPI_Comm comm, std::string mine, const char* what) {
+  comm_ = comm;
+  what_ = what;
+  mine_ = std::move(mine);
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  length_ = static_cast<int>(mine_.size());
+  lengths_.assign(static_cast<std::size_t>(size), 0);
+  offsets_.assign(static_cast<std::size_t>(size), 0);
+  const int rc = MPI_Iallgather(&length_, 1, MPI_INT, lengths_.data(), 1, MPI_INT, comm, &request_);
+  if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Iallgather", rc);
+  return std::nullopt;
+}
+
+bool StringGather::test(MaybeFailure& failure) {
+  int done = 0;
+  if (const int rc = MPI_Test(&request_, &done, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) {
+    failure = mpi_call_failure(gathering_chars_ ? "MPI_Iallgatherv" : "MPI_Iallgather", rc);
+    return true;
+  }
+  if (!done) return false;
+  if (gathering_chars_) return true;
+  // The lengths are in: the characters follow.
+  long long total = 0;
+  for (std::size_t r = 0; r < lengths_.size(); ++r) {
+    offsets_[r] = static_cast<int>(total);
+    total += lengths_[r];
+    if (total > INT_MAX) {
+      failure = Failure{MPI_ERR_COUNT, std::string("the ranks' ") + what_ + " exceed 2^31 bytes together"};
+      return true;
+    }
+  }
+  chars_.assign(static_cast<std::size_t>(total) + 1, '\0');
+  const int rc = MPI_Iallgatherv(mine_.data(), length_, MPI_CHAR, chars_.data(), lengths_.data(), offsets_.data(),
+                                 MPI_CHAR, comm_, &request_);
+  if (rc != MPI_SUCCESS) {
+    failure = mpi_call_failure("MPI_Iallgatherv", rc);
+    return true;
+  }
+  gathering_chars_ = true;
+  return false;
+}
+
+MaybeFailure StringGather::wait() {
+  MaybeFailure failure;
+  while (!test(failure)) {
+    if (const int rc = MPI_Wait(&request_, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) {
+      return mpi_call_failure(gathering_chars_ ? "MPI_Iallgatherv" : "MPI_Iallgather", rc);
+    }
+  }
+  return failure;
+}
+
+std::vector<std::string> StringGather::strings() const {
+  std::vector<std::string> all;
+  all.reserve(lengths_.size());
+  for (std::size_t r = 0; r < lengths_.size(); ++r) {
+    all.emplace_back(chars_.data() + offsets_[r], static_cast<std::size_t>(lengths_[r]));
+  }
+  return all;
+}
+
+MaybeFailure TopologyDiscovery::start(MPI_Comm comm, std::string spec) {
+  comm_ = comm;
+  spec_ = std::move(spec);
+  // The record: the host name, then (after a newline, which no host name holds) Slurm's address.
+  std::string mine = host_name_of_this_process();
+  if (spec_.empty()) {
+    if (std::string slurm = slurm_address_of_this_process(); !slurm.empty()) mine += '\n' + slurm;
+  }
+  return records_.start(comm, std::move(mine), "host names and Slurm addresses");
+}
+
+bool TopologyDiscovery::test(MaybeFailure& failure) {
+  if (!records_.test(failure)) return false;
+  if (!failure) failure = finish();
+  return true;
+}
+
+MaybeFailure TopologyDiscovery::wait() {
+  if (auto failure = records_.wait()) return failure;
+  return finish();
+}
+
+MaybeFailure TopologyDiscovery::finish() {
+  RankPlacement placement;
+  if (auto failure = world_ranks(comm_, placement)) return failure;
+  std::vector<std::string> slurm;
+  for (const std::string& record : records_.strings()) {
+    const auto newline = record.find('\n');
+    placement.host.push_back(record.substr(0, newline));
+    slurm.push_back(newline == std::string::npos ? std::string() : record.substr(newline + 1));
+  }
+  const std::vector<int> leaders = node_leaders(placement.host);
+  if (spec_.empty()) {
     std::optional<Topology> from_slurm;
-    if (auto failure = slurm_topology(comm, from_slurm)) return failure;
+    if (auto failure = slurm_topology(slurm, from_slurm)) return failure;
     if (from_slurm) {
-      topology = std::move(*from_slurm);
+      topology_ = std::move(*from_slurm);
       return std::nullopt;
     }
     // One level: the node. Ranks are grouped by node leader, ids renumbered from 0.
@@ -135,18 +189,35 @@ MaybeFailure discover_topology(MPI_Comm comm, const std::string& spec, Topology&
       groups.push_back({leaders[r]});
       all.push_back(static_cast<int>(r));
     }
-    topology = Topology({"node"}, groups).restricted_to(all);
+    topology_ = Topology({"node"}, groups).restricted_to(all);
     return std::nullopt;
   }
   std::string error;
-  auto loaded = load_topology_for(spec, placement, &error);
+  auto loaded = load_topology_for(spec_, placement, &error);
   if (!loaded) return Failure{MPI_ERR_ARG, error};
   const auto& levels = loaded->levels();
   if (std::find(levels.begin(), levels.end(), "node") == levels.end()) {
-    topology = loaded->with_inner_level("node", leaders);
+    topology_ = loaded->with_inner_level("node", leaders);
   } else {
-    topology = std::move(*loaded);
+    topology_ = std::move(*loaded);
   }
+  return std::nullopt;
+}
+
+MaybeFailure discover_placement(MPI_Comm comm, RankPlacement& placement) {
+  if (auto failure = world_ranks(comm, placement)) return failure;
+  StringGather names;
+  if (auto failure = names.start(comm, host_name_of_this_process(), "host names")) return failure;
+  if (auto failure = names.wait()) return failure;
+  placement.host = names.strings();
+  return std::nullopt;
+}
+
+MaybeFailure discover_topology(MPI_Comm comm, const std::string& spec, Topology& topology) {
+  TopologyDiscovery discovery;
+  if (auto failure = discovery.start(comm, spec)) return failure;
+  if (auto failure = discovery.wait()) return failure;
+  topology = discovery.take();
   return std::nullopt;
 }
 

@@ -1,12 +1,12 @@
 // What topology a communicator sees: where its ranks run (world rank, host name), the groups a
-// topology spec (or else Slurm) gives them, and the node level from
-// MPI_Comm_split_type(MPI_COMM_TYPE_SHARED).
-// Collective over the communicator.
+// topology spec (or else Slurm) gives them, and the node level: the ranks of one host name.
+// Collective over the communicator; the discovery can run without waiting (TopologyDiscovery).
 #pragma once
 
 #include <mpi.h>
 
 #include <string>
+#include <vector>
 
 #include "exec/failure.hpp"
 #include "topology/topology.hpp"
@@ -20,9 +20,60 @@ MaybeFailure discover_placement(MPI_Comm comm, RankPlacement& placement);
 // The topology of `comm` under `spec` (a shorthand, a host-name pattern or a topology file path).
 // An empty spec gives Slurm's switch tree when every rank has SLURM_TOPOLOGY_ADDR and
 // SLURM_TOPOLOGY_ADDR_PATTERN (its switch levels and node), else the node level alone. A level
-// named "node" is appended from the shared-memory split unless the topology already has one.
+// named "node" is appended (the ranks that share a host name) unless the topology already has one.
 // Errors (a malformed or inconsistent spec or Slurm address) carry MPI_ERR_ARG and name the entry
 // at fault; every rank reaches the same verdict when it reads the same spec.
+//
+// Every rank tells the others one record, its host name and Slurm address, in two collectives
+// (the records' lengths, MPI_Iallgather; then the records, MPI_Iallgatherv), which the discovery
+// starts and tests: a nonblocking collective's start can run it step by step without waiting.
+// Every rank's string, in rank order, on every rank, without waiting: the lengths
+// (MPI_Iallgather), then the characters (MPI_Iallgatherv), so that a rank holds the sum of the
+// strings' lengths (host names: tens of bytes each), not p times the longest possible.
+class StringGather {
+ public:
+  // Starts the first collective on `comm` (which must return errors, not abort). `what` names
+  // the strings in an error.
+  MaybeFailure start(MPI_Comm comm, std::string mine, const char* what);
+  // True once the gather has ended, with `failure` set if it failed. False while a collective
+  // is on its way.
+  bool test(MaybeFailure& failure);
+  MaybeFailure wait();
+  // Every rank's string, once ended.
+  std::vector<std::string> strings() const;
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  const char* what_ = "";
+  std::string mine_;
+  int length_ = 0;
+  std::vector<int> lengths_, offsets_;
+  std::vector<char> chars_;
+  MPI_Request request_ = MPI_REQUEST_NULL;
+  bool gathering_chars_ = false;  // the second collective is on its way
+};
+
+class TopologyDiscovery {
+ public:
+  // Starts the first collective on `comm` (which must return errors, not abort).
+  MaybeFailure start(MPI_Comm comm, std::string spec);
+  // True once the discovery has ended: then `failure` says why it failed, or take() gives the
+  // topology. False while a collective is on its way.
+  bool test(MaybeFailure& failure);
+  MaybeFailure wait();
+  Topology take() { return std::move(topology_); }
+
+ private:
+  // The records gathered: the topology they give.
+  MaybeFailure finish();
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  std::string spec_;
+  StringGather records_;
+  Topology topology_;
+};
+
+// Discovers it at once: start, then wait.
 MaybeFailure discover_topology(MPI_Comm comm, const std::string& spec, Topology& topology);
 
 }  // namespace topocoll::exec

@@ -174,7 +174,7 @@ TEST_F(Auto, EachCalibrationKeepsItsOwnChoice) {
   std::string error;
   const auto flat = Topology::parse(spec, &error);
   ASSERT_TRUE(flat) << error;
-  // As auto sees it: the node level found by MPI_Comm_split_type added (the test's ranks share one).
+  // As auto sees it: the node level of the host names added (the test's ranks share one).
   const Topology topology = flat->with_inner_level("node", std::vector<int>(static_cast<std::size_t>(p), 0));
   auto calibration = load_calibration(kCalibration, &error);
   ASSERT_TRUE(calibration) << error;
