@@ -68,22 +68,38 @@ int run_library_call_instead(const CallArguments& arguments, const CollectiveOpt
   return run_library_call(arguments, options, request);
 }
 
-MaybeFailure set_up_call(const CallArguments& arguments, CheckedCall& call, CallSetup& setup,
-                         bool wait_for_duplicate, AutoTraffic traffic) {
+MaybeFailure begin_set_up(const CallArguments& arguments, CallSetup& setup) {
   if (auto failure = find_comm_state(arguments.comm, setup.state)) return failure;
+  setup.tags = setup.state->next_call_tags();
+  return std::nullopt;
+}
+
+MaybeFailure choose_algorithm(CheckedCall& call, const CallSetup& setup, AutoTraffic traffic) {
   CommState& state = *setup.state;
-  setup.tags = state.next_call_tags();
   if (call.auto_select) {
-    if (auto failure = state.private_comm(setup.private_comm)) return failure;
     if (auto failure = resolve_auto(state, call, setup.private_comm, traffic)) return failure;
     if (call.native) return std::nullopt;
     if (!call.algorithm->needs_topology) {
       if (auto failure = check_applies(call)) return failure;
     }
   }
+  return attach_topology(state, call);
+}
+
+MaybeFailure set_up_call(const CallArguments& arguments, CheckedCall& call, CallSetup& setup, bool wait_for_duplicate,
+                         AutoTraffic traffic, bool may_wait_for_peers) {
+  if (auto failure = begin_set_up(arguments, setup)) return failure;
+  CommState& state = *setup.state;
+  // The collectives this call may start on the private duplicate come after those of the calls
+  // set up after their start.
+  if (may_wait_for_peers && state.set_ups_pending()) state.settle_deferred_set_ups();
+  if (call.auto_select) {
+    if (auto failure = state.private_comm(setup.private_comm)) return failure;
+  }
   // The first call on a communicator discovers its topology, then duplicates it: collective
   // steps, in the same order on every rank.
-  if (auto failure = attach_topology(state, call)) return failure;
+  if (auto failure = choose_algorithm(call, setup, traffic)) return failure;
+  if (call.native) return std::nullopt;
   if (!wait_for_duplicate) return state.private_comm_without_waiting(setup.private_comm);
   return state.private_comm(setup.private_comm);
 }

@@ -41,9 +41,16 @@ struct CallSetup {
 // communicator (its duplicate, its topology) and for auto's summary of a v form. Without
 // `wait_for_duplicate` (a nonblocking call), a duplicate still being made leaves
 // setup.private_comm null (CommState::private_comm_without_waiting).
-// `traffic`: which summary auto chooses a v form by (auto_choice.hpp).
+// `traffic`: which summary auto chooses a v form by (auto_choice.hpp). A call that may wait for
+// peers first settles the calls set up after their start (CommState::settle_deferred_set_ups).
 MaybeFailure set_up_call(const CallArguments& arguments, CheckedCall& call, CallSetup& setup,
-                         bool wait_for_duplicate = true, AutoTraffic traffic = AutoTraffic::with_the_call);
+                         bool wait_for_duplicate = true, AutoTraffic traffic = AutoTraffic::with_the_call,
+                         bool may_wait_for_peers = true);
+// Its steps, for a call set up after its start: the communicator's state and the call's tags (at
+// the start), then (once the topology is known, setup.private_comm made) auto's choice, the
+// topology attached and the algorithm's verdict on it.
+MaybeFailure begin_set_up(const CallArguments& arguments, CallSetup& setup);
+MaybeFailure choose_algorithm(CheckedCall& call, const CallSetup& setup, AutoTraffic traffic);
 
 // Whether the call is a v form whose algorithm learns block sizes from other ranks before its
 // plan (Algorithm::size_questions), over setup.private_comm, which must then be made.

@@ -107,7 +107,7 @@ void CommState::finish_outstanding() {
 }
 
 CommState::SetUp CommState::set_up_for(const std::string* spec, const std::string* network_path) const {
-  if (spec != nullptr && topologies_.count(*spec) == 0) return SetUp::needs_peers;
+  if (spec != nullptr && !topology_agreed(*spec)) return SetUp::needs_peers;
   if (network_path != nullptr && !network_path->empty() && networks_.count(*network_path) == 0) {
     return SetUp::needs_peers;
   }
@@ -143,9 +143,41 @@ MaybeFailure CommState::topology(const std::string& spec, const Topology*& out) 
     Topology discovered;
     if (auto failure = discover_topology(comm, spec, discovered)) return failure;
     it = topologies_.emplace(spec, std::move(discovered)).first;
+    agreed_topologies_.insert(spec);
   }
   out = &it->second;
   return std::nullopt;
+}
+
+MaybeFailure CommState::topology_without_waiting(const std::string& spec, const Topology*& out) {
+  out = nullptr;
+  if (const auto it = topologies_.find(spec); it != topologies_.end()) {
+    out = &it->second;
+    return std::nullopt;
+  }
+  auto& discovery = discovering_[spec];
+  if (discovery == nullptr) {
+    discovery = std::make_unique<TopologyDiscovery>();
+    if (auto failure = discovery->start(private_comm_.get(), spec)) {
+      discovering_.erase(spec);
+      return failure;
+    }
+  }
+  MaybeFailure failure;
+  if (!discovery->test(failure)) return std::nullopt;
+  if (!failure) out = &topologies_.emplace(spec, discovery->take()).first->second;
+  discovering_.erase(spec);
+  return failure;
+}
+
+void CommState::set_up_passed(std::uint64_t ticket) {
+  passed_early_.insert(ticket);
+  while (passed_early_.erase(next_set_up_) != 0) ++next_set_up_;
+}
+
+void CommState::settle_deferred_set_ups() {
+  while (set_ups_pending()) advance_outstanding();
+  for (const auto& [spec, topology] : topologies_) agreed_topologies_.insert(spec);
 }
 
 MaybeFailure CommState::network(const std::string& path, const NetworkPlacement*& out) {

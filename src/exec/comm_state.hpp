@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "exec/auto_choice_key.hpp"
@@ -22,6 +23,7 @@
 #include "exec/mpi_handles.hpp"
 #include "exec/network_discovery.hpp"
 #include "exec/plan_cache.hpp"
+#include "exec/topology_discovery.hpp"
 #include "exec/traffic_summary_exchange.hpp"
 #include "select/auto_select.hpp"
 #include "select/calibration.hpp"
@@ -52,6 +54,27 @@ class CommState {
   // The topology this communicator sees under `spec` (see discover_topology), discovered on
   // first use per spec (collective over the communicator) and cached.
   MaybeFailure topology(const std::string& spec, const Topology*& out);
+  // The same without waiting, for a call set up after its start (below), once the private
+  // duplicate is made: the first ask starts the discovery, each later one tests it; `out` stays
+  // null until it has ended. A failed discovery is forgotten (the next ask starts it again).
+  MaybeFailure topology_without_waiting(const std::string& spec, const Topology*& out);
+  // Whether the topology under `spec` is known on every rank at the same point of the calls on
+  // this communicator: discovered by a call that waits, or settled by one since (below).
+  bool topology_agreed(const std::string& spec) const { return agreed_topologies_.count(spec) != 0; }
+
+  // Nonblocking starts that never wait set themselves up after their start where the topology is
+  // not agreed yet ("deferred": they discover it, then choose, then plan). Each takes a ticket at
+  // its start, and they set up in the tickets' order, so that the collectives they start on the
+  // private duplicate (the discovery; the MPI library's own call, where they hand the call on)
+  // come in the same order on every rank.
+  std::uint64_t take_set_up_ticket() { return set_up_tickets_++; }
+  bool set_up_turn(std::uint64_t ticket) const { return ticket == next_set_up_; }
+  void set_up_passed(std::uint64_t ticket);
+  bool set_ups_pending() const { return next_set_up_ < set_up_tickets_; }
+  // A call that may wait, before its own set-up (its collectives on the private duplicate come
+  // after theirs): advances the outstanding calls until every deferred set-up has passed. The
+  // topologies known then are agreed: every rank settles in the same call.
+  void settle_deferred_set_ups();
   // The network of the platform at `path` with this communicator's ranks on it (see
   // discover_network), read on first use per path (collective over the communicator) and cached.
   MaybeFailure network(const std::string& path, const NetworkPlacement*& out);
@@ -98,6 +121,11 @@ class CommState {
   int tag_upper_bound_ = 0;  // MPI_TAG_UB, read on first use
   PlanCache plans_;
   std::map<std::string, Topology> topologies_;
+  std::set<std::string> agreed_topologies_;
+  std::map<std::string, std::unique_ptr<TopologyDiscovery>> discovering_;  // topology_without_waiting's
+  std::uint64_t set_up_tickets_ = 0;                                       // taken
+  std::uint64_t next_set_up_ = 0;                                          // the first ticket not passed
+  std::set<std::uint64_t> passed_early_;  // tickets passed out of turn (a call that failed first)
   std::map<std::string, std::unique_ptr<CommNetwork>> networks_;
   std::map<std::string, std::shared_ptr<const Calibration>> calibrations_;  // load_calibration_once's
   AutoChoices auto_choices_;

@@ -17,6 +17,7 @@
 #include "exec/held_datatypes.hpp"
 #include "exec/liu_exchange.hpp"
 #include "exec/mpi_handles.hpp"
+#include "exec/native_call.hpp"
 #include "exec/outstanding.hpp"
 #include "exec/staging.hpp"
 #include "exec/stand_in.hpp"
@@ -53,6 +54,18 @@ class PendingCollective final : public Outstanding {
       if (setup.private_comm == MPI_COMM_NULL) return false;
     }
     MaybeFailure failure;
+    if (set_up_after_start) {
+      if (!set_up_now(failure)) return false;
+      if (failure) return finish(failure);
+    }
+    if (library != MPI_REQUEST_NULL) {  // handed on after the start: the library's call, on the duplicate
+      int done = 0;
+      if (const int rc = MPI_Test(&library, &done, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) {
+        failure = mpi_call_failure(native_start_name(arguments), rc);
+        return finish(failure);
+      }
+      return done != 0 && finish(failure);
+    }
     if (call.algorithm->self_describing) {  // liu: its stages instead of a plan's rounds
       if (liu == nullptr) {
         liu = std::make_unique<LiuExchange>(call.problem, call.rank, buffers.bytes(), setup.private_comm,
@@ -86,6 +99,50 @@ class PendingCollective final : public Outstanding {
     return true;
   }
 
+  // A call set up after its start, at its turn (CommState's tickets): the topology discovered
+  // (without waiting), the algorithm chosen and its verdict, then the library's call on the
+  // private duplicate where auto or the verdict hands the call on, else the plan (as `prepare`
+  // would have made it at the start). False while the turn or the discovery is to come.
+  bool set_up_now(MaybeFailure& failure) {
+    CommState& state = *setup.state;
+    if (!state.set_up_turn(ticket)) return false;
+    const Topology* topology = nullptr;
+    failure = state.topology_without_waiting(call.topology_spec, topology);
+    if (!failure && topology == nullptr) return false;
+    set_up_after_start = false;
+    if (!failure) failure = choose_algorithm(call, setup, AutoTraffic::latest_known);
+    if (failure && failure->inapplicable && hands_on) {
+      failure.reset();
+      call.native = true;
+    }
+    if (!failure && call.native) {
+      CallArguments on_duplicate = arguments;
+      on_duplicate.comm = setup.private_comm;
+      if (const int rc = start_native(on_duplicate, &library); rc != MPI_SUCCESS) {
+        failure = mpi_call_failure(native_start_name(arguments), rc);
+      }
+    } else if (!failure) {
+      failure = prepare_plan();
+    }
+    pass_ticket();
+    return true;
+  }
+
+  // Set-up done: the plan with its staged buffers unless the call learns block sizes first (its
+  // walk's first stage, learn_block_sizes; liu, which has no plan, stages its buffers alone).
+  MaybeFailure prepare_plan() {
+    if (call.algorithm->self_describing) return stage_buffers(arguments, call, setup, 0, buffers);
+    if (asks_block_sizes(call)) return std::nullopt;
+    return plan_and_stage(arguments, call, setup, plan, buffers);
+  }
+
+  void pass_ticket() {
+    if (ticket_held) setup.state->set_up_passed(ticket);
+    ticket_held = false;
+  }
+
+  ~PendingCollective() override { pass_ticket(); }
+
   const void* owner() const override { return setup.state; }
 
   // The walk starts (once the private duplicate is made): its first round goes out now. True
@@ -104,6 +161,12 @@ class PendingCollective final : public Outstanding {
   MaybeFailure failed_before_walk;
   std::unique_ptr<PlanWalk> walk;
   std::unique_ptr<LiuExchange> liu;
+  // Set up after the start (check_start): at the turn of `ticket`, which it holds until then.
+  bool set_up_after_start = false;
+  std::uint64_t ticket = 0;
+  bool ticket_held = false;
+  bool hands_on = false;                   // an inapplicable verdict hands the call to the library
+  MPI_Request library = MPI_REQUEST_NULL;  // the library's call, where it was handed on after the start
   std::string label;                  // "ialltoall (pairwise)", for a failure's message
   RequestOutcome* outcome = nullptr;  // null for a stand-in: no user waits for it
   MPI_Request request = MPI_REQUEST_NULL;
@@ -111,6 +174,7 @@ class PendingCollective final : public Outstanding {
  private:
   // The user's request completes, with the failure's code and message if any. Always true.
   bool finish(MaybeFailure& failure) {
+    pass_ticket();
     if (outcome == nullptr) return true;  // a stand-in's: its own failure was reported at its start
     int code = MPI_SUCCESS;
     if (failure) {
@@ -125,9 +189,17 @@ class PendingCollective final : public Outstanding {
 
 Failure inapplicable(std::string reason) { return Failure{MPI_ERR_ARG, std::move(reason), true}; }
 
+// What a call set up after its start is chosen by (options.chosen_by).
+constexpr const char* kChosenAfterTheStart =
+    "the topology discovered after the start; where auto or the algorithm's verdict then names the MPI library's "
+    "own, it runs on topocoll's duplicate of the communicator";
+
 // Whether the call can start under `rule`, before its set-up: an inapplicable failure when not,
 // a verdict every rank reaches alike (the same algorithm, the same state of the communicator).
-MaybeFailure check_start(const CheckedCall& call, const CallArguments& arguments, StartRule rule) {
+// `after_start`: the call sets itself up after its start (a start that never waits on a
+// communicator whose topology is not agreed yet: CommState's deferred set-up).
+MaybeFailure check_start(const CheckedCall& call, const CallArguments& arguments, StartRule rule, bool& after_start) {
+  after_start = false;
   if (std::string missing = progress_hook_missing(); !missing.empty()) {
     return inapplicable("no nonblocking form here: " + missing);
   }
@@ -137,19 +209,19 @@ MaybeFailure check_start(const CheckedCall& call, const CallArguments& arguments
   CommState* state = nullptr;
   if (auto failure = find_comm_state(arguments.comm, state)) return failure;
   const bool topology = call.auto_select || algorithm->needs_topology;
-  const bool network = call.auto_select || algorithm->reads_routes;
+  const bool network = (call.auto_select || algorithm->reads_routes) && !call.network_path.empty();
   // A missing duplicate is no obstacle: it is made without waiting (MPI_Comm_idup), but under
   // MPICH (comm_state.hpp).
-  if (state->set_up_for(topology ? &call.topology_spec : nullptr, network ? &call.network_path : nullptr) ==
-      CommState::SetUp::needs_peers) {
-    if (state->set_up_for(nullptr, nullptr) == CommState::SetUp::needs_peers) {
-      return inapplicable(
-          "the communicator has no private duplicate yet, and under this MPI library making one "
-          "waits for every rank (a first blocking call makes it), while a nonblocking start never "
-          "waits for another rank");
-    }
-    return inapplicable("the communicator's topology is not known to topocoll yet (a first blocking call discovers "
-                        "it, with every rank), and a nonblocking start never waits for another rank");
+  if (state->set_up_for(nullptr, nullptr) == CommState::SetUp::needs_peers) {
+    return inapplicable(
+        "the communicator has no private duplicate yet, and under this MPI library making one "
+        "waits for every rank (a first blocking call makes it), while a nonblocking start never "
+        "waits for another rank");
+  }
+  if (network && state->set_up_for(nullptr, &call.network_path) == CommState::SetUp::needs_peers) {
+    return inapplicable(
+        "the communicator's ranks are not placed on the network yet (a first blocking call places "
+        "them, with every rank), and a nonblocking start never waits for another rank");
   }
   // auto chooses an irregular call by a summary of its traffic, which the blocking calls of its
   // kind exchange (traffic_summary_exchange.hpp); a start that never waits takes the latest.
@@ -158,23 +230,27 @@ MaybeFailure check_start(const CheckedCall& call, const CallArguments& arguments
                         "of its kind, and there was none yet (the first one exchanges it, with every rank), and a "
                         "nonblocking start never waits for another rank");
   }
+  after_start = topology && !state->topology_agreed(call.topology_spec);
   return std::nullopt;
 }
 
-// Set-up, and the plan with its staged buffers unless the call learns block sizes first (its
-// walk's first stage, PendingCollective::learn_block_sizes; liu, which has no plan, stages its
-// buffers alone); the walk is not started. The private duplicate may still be on its way,
-// except under auto, whose set-up has it already under StartRule::never_waits. auto chooses a v
-// form by the traffic summaries settled at the start where it may wait, by the latest known
-// where it never waits (check_start made sure there is one).
+// Set-up, and the plan with its staged buffers (PendingCollective::prepare_plan), or for a call
+// set up after its start only its tags and its turn; the walk is not started. The private duplicate may still be on its
+// way, except under auto, whose set-up has it already under StartRule::never_waits. auto chooses a v form by the
+// traffic summaries settled at the start where it may wait, by the latest known where it never waits (check_start made
+// sure there is one).
 MaybeFailure prepare(PendingCollective& p, StartRule rule) {
-  const AutoTraffic traffic =
-      rule == StartRule::may_wait_for_peers ? AutoTraffic::settled : AutoTraffic::latest_known;
-  if (auto failure = set_up_call(p.arguments, p.call, p.setup, p.call.auto_select, traffic)) return failure;
+  if (p.set_up_after_start) {  // the tags and the turn now, the rest at its turn
+    if (auto failure = begin_set_up(p.arguments, p.setup)) return failure;
+    p.ticket = p.setup.state->take_set_up_ticket();
+    p.ticket_held = true;
+    return p.setup.state->private_comm_without_waiting(p.setup.private_comm);
+  }
+  const bool may_wait = rule == StartRule::may_wait_for_peers;
+  const AutoTraffic traffic = may_wait ? AutoTraffic::settled : AutoTraffic::latest_known;
+  if (auto failure = set_up_call(p.arguments, p.call, p.setup, p.call.auto_select, traffic, may_wait)) return failure;
   if (p.call.native) return std::nullopt;
-  if (p.call.algorithm->self_describing) return stage_buffers(p.arguments, p.call, p.setup, 0, p.buffers);
-  if (asks_block_sizes(p.call)) return std::nullopt;
-  return plan_and_stage(p.arguments, p.call, p.setup, p.plan, p.buffers);
+  return p.prepare_plan();
 }
 
 // As the blocking call's (collective.cpp): this rank's arguments failed, its peers may have
@@ -191,8 +267,9 @@ void take_part_despite_failure(const CallArguments& failed, const CollectiveOpti
   p.blocks.attach(p.call);
   if (p.call.native || (!p.call.auto_select && !p.call.algorithm->needs_topology && check_applies(p.call))) return;
   p.call.settings.hollow = true;
+  p.hands_on = options.inapplicable_reason != nullptr;  // as its peers'
   take_machine_files(options, defaults, p.call);
-  if (check_start(p.call, p.arguments, rule)) return;  // the peers handed the call on
+  if (check_start(p.call, p.arguments, rule, p.set_up_after_start)) return;  // the peers handed the call on
   const WorldErrorsReturned errors_come_back;
   if (prepare(p, rule) || p.call.native) return;
   if (!p.start()) add_outstanding(std::move(pending));
@@ -217,7 +294,8 @@ int start_checked(const CallArguments& arguments, const CollectiveOptions& optio
   }
   if (!failure && !p.call.native) {
     take_machine_files(options, defaults, p.call);
-    failure = check_start(p.call, p.arguments, rule);
+    failure = check_start(p.call, p.arguments, rule, p.set_up_after_start);
+    p.hands_on = options.inapplicable_reason != nullptr;
   }
   if (failure && failure->inapplicable && options.inapplicable_reason != nullptr) {
     return run_library_call_instead(arguments, options, *failure, request);
@@ -244,9 +322,13 @@ int start_checked(const CallArguments& arguments, const CollectiveOptions& optio
     failure->message = op + " (" + requested + "): " + failure->message;
     return report_failure(arguments.comm, *failure);
   }
-  if (options.chosen_by != nullptr) *options.chosen_by = p.call.auto_chosen_by;
+  if (options.chosen_by != nullptr) {
+    *options.chosen_by = p.set_up_after_start ? kChosenAfterTheStart : p.call.auto_chosen_by;
+  }
   if (p.call.native) return run_library_call(arguments, options, request);  // auto, from the decision table
-  if (options.chosen_algorithm != nullptr) *options.chosen_algorithm = p.call.algorithm->name;
+  if (options.chosen_algorithm != nullptr) {
+    *options.chosen_algorithm = p.call.algorithm != nullptr ? p.call.algorithm->name : "auto";
+  }
   *request = p.request;
   if (!p.start()) add_outstanding(std::move(pending));
   return MPI_SUCCESS;

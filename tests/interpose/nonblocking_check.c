@@ -4,7 +4,9 @@
  * outstanding at once and completed by MPI_Waitall, MPI_Test polling, MPI_Iscatter, MPI_Igather,
  * MPI_Iscatterv, MPI_Igatherv, MPI_Ialltoallv and MPI_Ialltoallw (then MPI_Ialltoallv again after a
  * blocking MPI_Alltoallv; the v forms also started before a peer's message), MPI_Ialltoall and
- * MPI_Ialltoallw whose derived datatypes are freed right after the start, and with the argument
+ * MPI_Ialltoallw whose derived datatypes are freed right after the start, a fresh communicator
+ * whose first calls are nonblocking (with a blocking call while they are outstanding, and one
+ * freed right after a start), and with the argument
  * `null-request` a null request. Run it with libtopocoll-pmpi.so preloaded; exit 0 when every
  * check passes on every rank. */
 #include <mpi.h>
@@ -102,6 +104,64 @@ static void check_start_does_not_wait(void) {
   expect(alltoall_received(recv, count), "MPI_Ialltoall started before a peer's message");
   free(send);
   free(recv);
+}
+
+/* A fresh communicator whose first calls are nonblocking: MPI_Ialltoall three times and
+ * MPI_Igather between them, then a blocking MPI_Alltoall on it while all four are outstanding,
+ * then MPI_Waitall; an MPI_Ialltoall after that; and one more fresh communicator freed right after
+ * its first MPI_Ialltoall's start (MPI completes the call). Where the topology is needed, the
+ * starts discover it after they return (and may hand the call on then). */
+static void check_fresh_communicator(void) {
+  enum { kCalls = 3 };
+  MPI_Comm fresh;
+  MPI_Comm_dup(MPI_COMM_WORLD, &fresh);
+  const int counts[kCalls] = {1, 40, 700};
+  int* send[kCalls];
+  int* recv[kCalls];
+  MPI_Request requests[kCalls + 1];
+  int gather_send[5] = {rank, rank, rank, rank, rank};
+  int* gathered = calloc(5 * (size_t)size, sizeof(int));
+  for (int i = 0; i < kCalls; ++i) {
+    send[i] = alltoall_send(counts[i]);
+    recv[i] = calloc((size_t)counts[i] * (size_t)size, sizeof(int));
+    MPI_Ialltoall(send[i], counts[i], MPI_INT, recv[i], counts[i], MPI_INT, fresh, &requests[i]);
+    if (i == 0) MPI_Igather(gather_send, 5, MPI_INT, gathered, 5, MPI_INT, 0, fresh, &requests[kCalls]);
+  }
+  int* blocking = alltoall_send(3);
+  int* blocking_recv = calloc(3 * (size_t)size, sizeof(int));
+  MPI_Alltoall(blocking, 3, MPI_INT, blocking_recv, 3, MPI_INT, fresh);
+  expect(alltoall_received(blocking_recv, 3), "MPI_Alltoall while a fresh communicator's first calls are outstanding");
+  expect(MPI_Waitall(kCalls + 1, requests, MPI_STATUSES_IGNORE) == MPI_SUCCESS,
+         "MPI_Waitall of a fresh communicator's first calls");
+  for (int i = 0; i < kCalls; ++i) {
+    expect(alltoall_received(recv[i], counts[i]), "one of a fresh communicator's first MPI_Ialltoall");
+    memset(recv[i], 0, sizeof(int) * (size_t)counts[i] * (size_t)size);
+  }
+  if (rank == 0) {
+    int ok = 1;
+    for (int q = 0; q < size; ++q)
+      for (int k = 0; k < 5; ++k) ok = ok && gathered[q * 5 + k] == q;
+    expect(ok, "MPI_Igather between a fresh communicator's first MPI_Ialltoall");
+  }
+  MPI_Ialltoall(send[1], counts[1], MPI_INT, recv[1], counts[1], MPI_INT, fresh, &requests[0]);
+  MPI_Wait(&requests[0], MPI_STATUS_IGNORE);
+  expect(alltoall_received(recv[1], counts[1]), "MPI_Ialltoall after the fresh communicator's first blocking call");
+  MPI_Comm_free(&fresh);
+
+  MPI_Comm freed;
+  MPI_Comm_dup(MPI_COMM_WORLD, &freed);
+  memset(recv[2], 0, sizeof(int) * (size_t)counts[2] * (size_t)size);
+  MPI_Ialltoall(send[2], counts[2], MPI_INT, recv[2], counts[2], MPI_INT, freed, &requests[0]);
+  MPI_Comm_free(&freed);
+  MPI_Wait(&requests[0], MPI_STATUS_IGNORE);
+  expect(alltoall_received(recv[2], counts[2]), "MPI_Ialltoall on a communicator freed after its start");
+  for (int i = 0; i < kCalls; ++i) {
+    free(send[i]);
+    free(recv[i]);
+  }
+  free(gathered);
+  free(blocking);
+  free(blocking_recv);
 }
 
 /* MPI_Iscatter, MPI_Igather, MPI_Iscatterv and MPI_Igatherv from the last rank: block q has
@@ -305,6 +365,7 @@ int main(int argc, char** argv) {
    * waits for no rank (a topology-aware algorithm is handed on: discovering the topology would). */
   check_start_does_not_wait();
   check_ialltoall(10, 0, "MPI_Ialltoall before any blocking call");
+  check_fresh_communicator();
   {
     int* send = alltoall_send(1);
     int* recv = calloc((size_t)size, sizeof(int));
