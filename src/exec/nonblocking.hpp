@@ -19,8 +19,11 @@ enum class StartRule {
   // scatterv and gatherv) learns them after the start under either rule.
   may_wait_for_peers,
   // Never wait for another rank (the drop-in: a valid program may start a collective and then
-  // wait on a message that the other rank sends before its own start). A call that would is
-  // inapplicable: handed to the MPI library with options.inapplicable_reason, else an error.
+  // wait on a message that the other rank sends before its own start). A call whose topology
+  // is not known alike to every rank yet sets itself up after its start (CommState's deferred
+  // set-ups); one that would wait otherwise (the duplicate under MPICH, a network not placed, a
+  // v form's auto without a traffic summary) is inapplicable: handed to the MPI library with
+  // options.inapplicable_reason, else an error.
   never_waits,
 };
 
