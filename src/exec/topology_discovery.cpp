@@ -101,7 +101,21 @@ bool StringGather::test(MaybeFailure& failure) {
     failure = mpi_call_failure(gathering_chars_ ? "MPI_Iallgatherv" : "MPI_Iallgather", rc);
     return true;
   }
-  if (!done) return false;
+  return done != 0 && completed(failure);
+}
+
+MaybeFailure StringGather::wait() {
+  MaybeFailure failure;
+  // Waited for, never tested once complete: SMPI's MPI_Test of a null request says "not done".
+  do {
+    if (const int rc = MPI_Wait(&request_, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) {
+      return mpi_call_failure(gathering_chars_ ? "MPI_Iallgatherv" : "MPI_Iallgather", rc);
+    }
+  } while (!completed(failure));
+  return failure;
+}
+
+bool StringGather::completed(MaybeFailure& failure) {
   if (gathering_chars_) return true;
   // The lengths are in: the characters follow.
   long long total = 0;
@@ -122,16 +136,6 @@ bool StringGather::test(MaybeFailure& failure) {
   }
   gathering_chars_ = true;
   return false;
-}
-
-MaybeFailure StringGather::wait() {
-  MaybeFailure failure;
-  while (!test(failure)) {
-    if (const int rc = MPI_Wait(&request_, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) {
-      return mpi_call_failure(gathering_chars_ ? "MPI_Iallgatherv" : "MPI_Iallgather", rc);
-    }
-  }
-  return failure;
 }
 
 std::vector<std::string> StringGather::strings() const {

@@ -43,6 +43,9 @@ class StringGather {
   std::vector<std::string> strings() const;
 
  private:
+  // The collective on its way has completed: true at the end, else the next one is posted.
+  bool completed(MaybeFailure& failure);
+
   MPI_Comm comm_ = MPI_COMM_NULL;
   const char* what_ = "";
   std::string mine_;
