@@ -175,8 +175,8 @@ LinkawarePhases linkaware_phases(const RankRoutes& routes, const std::vector<std
   if (routes.size() < 2) return {};
   // The phases depend on the routes alone, not on the block size, and building them is the
   // costly part (0.1 s at p = 24 on the MLFM testbed, where the search's budget is spent): a
-  // sweep over sizes on one communicator reuses the last phases built. Comparing the routes costs
-  // O(p^2 h), which building them cost already.
+  // sweep over sizes on one communicator, and every alltoallv of one (whose plan is built per
+  // call), reuse the last phases built. Comparing the routes is O(1) (their fingerprints).
   struct Built {
     RankRoutes routes;
     Phases structured;
@@ -207,8 +207,13 @@ Applicability supports_linkaware(const Problem& problem) {
 }
 
 std::unique_ptr<RoundPlan> plan_linkaware(const Problem& problem) {
-  const std::optional<RankRoutes> routes = rank_routes(problem, nullptr);
-  if (!routes) return nullptr;  // supports() says why
+  std::optional<RankRoutes> built;
+  const RankRoutes* routes = problem.routes;
+  if (routes == nullptr) {
+    built = rank_routes(problem, nullptr);
+    if (!built) return nullptr;  // supports() says why
+    routes = &*built;
+  }
   // Where the ranks form a box of a multi-layer full mesh, mlfm's phases are one flow per link
   // on the mesh's routes: the search starts from them (at the bound it has nothing to do).
   // Elsewhere, where they form a prism of the network's columns, from the phases that rotate

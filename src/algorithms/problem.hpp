@@ -17,6 +17,8 @@
 
 namespace topocoll {
 
+class RankRoutes;  // rank_routes.hpp
+
 struct AlgorithmKnobs {
   int group_width = 4;               // group-shuffle: partners per round (the paper's w)
   std::size_t max_scratch_bytes = 0;  // lg: cap on scratch per rank (0: no cap)
@@ -64,6 +66,10 @@ struct Problem {
   Operation operation = Operation::alltoall;
   int root = 0;  // scatter, gather and their v forms
   const NetworkPlacement* network = nullptr;  // null: not known (the tools attach a platform's)
+  // The routes between the ranks (rank_routes.hpp) where the caller keeps them (the executor:
+  // once per communicator, topology and network); null: built from `network` or `topology` by
+  // the algorithm that reads them.
+  const RankRoutes* routes = nullptr;
 
   // A scatter or gather (or its v form) over `layout`, whose root it takes.
   static Problem rooted(Operation operation, const RootedBlocks& layout, const Topology* topology = nullptr) {

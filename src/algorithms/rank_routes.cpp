@@ -11,10 +11,21 @@ RankRoutes::RankRoutes(int size, int capacities, std::vector<std::vector<int>> r
     : size_(size), capacities_(capacities) {
   first_.reserve(routes.size() + 1);
   first_.push_back(0);
+  // FNV-1a over each route's length and ids.
+  std::uint64_t hash = 14695981039346656037ULL;
+  const auto mix = [&hash](std::uint64_t value) {
+    for (int byte = 0; byte < 8; ++byte) {
+      hash ^= (value >> (8 * byte)) & 0xffU;
+      hash *= 1099511628211ULL;
+    }
+  };
   for (const std::vector<int>& route : routes) {
     ids_.insert(ids_.end(), route.begin(), route.end());
     first_.push_back(ids_.size());
+    mix(route.size());
+    for (const int id : route) mix(static_cast<std::uint32_t>(id));
   }
+  fingerprint_ = hash;
 }
 
 std::vector<long long> RankRoutes::crossings() const {

@@ -37,6 +37,9 @@ MaybeFailure attach_topology(CommState& state, CheckedCall& call) {
     if (auto failure = attach_network(state, call)) return failure;
   }
   const Applicability applicability = call.algorithm->supports(call.problem);
+  if (applicability.ok && call.algorithm->reads_routes) {  // built once per communicator, not per call
+    call.problem.routes = state.routes(call.topology_spec, call.network_path, call.problem);
+  }
   if (!applicability.ok) {
     const std::string hint = call.topology_spec.empty()
                                  ? " (no topology given: set CollectiveOptions::topology or TOPOCOLL_TOPOLOGY)"

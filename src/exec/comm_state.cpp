@@ -193,6 +193,13 @@ MaybeFailure CommState::network(const std::string& path, const NetworkPlacement*
   return std::nullopt;
 }
 
+const RankRoutes* CommState::routes(const std::string& spec, const std::string& network_path, const Problem& problem) {
+  auto it = routes_.find({spec, network_path});
+  if (it == routes_.end())
+    it = routes_.emplace(std::make_pair(spec, network_path), rank_routes(problem, nullptr)).first;
+  return it->second ? &*it->second : nullptr;
+}
+
 MaybeFailure CommState::calibration(const std::string& path, const Calibration*& out) {
   auto it = calibrations_.find(path);
   if (it == calibrations_.end()) {

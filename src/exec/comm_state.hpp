@@ -13,9 +13,12 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
+#include <utility>
 
+#include "algorithms/rank_routes.hpp"
 #include "exec/auto_choice_key.hpp"
 #include "exec/auto_shortcut.hpp"
 #include "exec/error_log.hpp"
@@ -78,6 +81,10 @@ class CommState {
   // The network of the platform at `path` with this communicator's ranks on it (see
   // discover_network), read on first use per path (collective over the communicator) and cached.
   MaybeFailure network(const std::string& path, const NetworkPlacement*& out);
+  // The routes between the ranks of `problem` (its topology under `spec`, its network at
+  // `network_path` if any: rank_routes.hpp), built on first use per pair and cached; null when
+  // they have none. Local.
+  const RankRoutes* routes(const std::string& spec, const std::string& network_path, const Problem& problem);
   // The calibration at `path` (auto), read on first use and cached; MPI_ERR_ARG naming the
   // field at fault when it cannot be used. Local.
   MaybeFailure calibration(const std::string& path, const Calibration*& out);
@@ -127,6 +134,7 @@ class CommState {
   std::uint64_t next_set_up_ = 0;                                          // the first ticket not passed
   std::set<std::uint64_t> passed_early_;  // tickets passed out of turn (a call that failed first)
   std::map<std::string, std::unique_ptr<CommNetwork>> networks_;
+  std::map<std::pair<std::string, std::string>, std::optional<RankRoutes>> routes_;  // by spec and network
   std::map<std::string, std::shared_ptr<const Calibration>> calibrations_;  // load_calibration_once's
   AutoChoices auto_choices_;
   AutoShortcuts auto_shortcuts_;

@@ -1,7 +1,11 @@
 #include "topology/topology_file.hpp"
 
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -36,6 +40,44 @@ std::optional<std::vector<std::string>> read_path(const json& entry, std::size_t
     path.push_back(entry[l].get<std::string>());
   }
   return path;
+}
+
+// A topology file read once per process (every communicator's discovery reads the one
+// TOPOCOLL_TOPOLOGY names): kept by path, and read again when its size or modification time
+// changes. Null with `error` set when it cannot be read or parsed.
+std::shared_ptr<const TopologyFileContent> read_topology_file(const std::string& path, std::string* error) {
+  struct Kept {
+    std::uintmax_t size = 0;
+    std::filesystem::file_time_type modified;
+    std::shared_ptr<const TopologyFileContent> content;
+  };
+  static std::mutex guard;
+  static std::map<std::string, Kept> kept;
+  std::error_code failed;
+  const std::uintmax_t size = std::filesystem::file_size(path, failed);
+  const std::filesystem::file_time_type modified =
+      failed ? std::filesystem::file_time_type{} : std::filesystem::last_write_time(path, failed);
+  if (!failed) {
+    const std::lock_guard<std::mutex> lock(guard);
+    const auto it = kept.find(path);
+    if (it != kept.end() && it->second.size == size && it->second.modified == modified) return it->second.content;
+  }
+  std::ifstream file{path};
+  if (failed || !file) {
+    *error = "topology '" + path + "' is neither clusters:N1,N2,..., flat:N, pattern:REGEX nor a readable file";
+    return nullptr;
+  }
+  std::ostringstream text;
+  text << file.rdbuf();
+  auto content = parse_topology_file(text.str(), error);
+  if (!content) {
+    *error = "topology file '" + path + "': " + *error;
+    return nullptr;
+  }
+  auto shared = std::make_shared<const TopologyFileContent>(std::move(*content));
+  const std::lock_guard<std::mutex> lock(guard);
+  kept[path] = Kept{size, modified, shared};
+  return shared;
 }
 
 }  // namespace
@@ -82,8 +124,7 @@ RankPlacement RankPlacement::whole_world(std::vector<std::string> hosts) {
   return placement;
 }
 
-std::optional<Topology> parse_topology_json(std::string_view text, const RankPlacement& placement,
-                                            std::string* error) {
+std::optional<TopologyFileContent> parse_topology_file(std::string_view text, std::string* error) {
   std::string scratch_error;
   if (!error) error = &scratch_error;
   json doc;
@@ -101,14 +142,14 @@ std::optional<Topology> parse_topology_json(std::string_view text, const RankPla
     *error = "\"levels\" must be a non-empty array of level names, outermost first";
     return std::nullopt;
   }
-  std::vector<std::string> levels;
+  TopologyFileContent content;
   for (std::size_t l = 0; l < doc["levels"].size(); ++l) {
     const json& name = doc["levels"][l];
     if (!name.is_string() || name.get<std::string>().empty()) {
       *error = "levels[" + std::to_string(l) + "] must be a non-empty string";
       return std::nullopt;
     }
-    levels.push_back(name.get<std::string>());
+    content.groups.levels.push_back(name.get<std::string>());
   }
   const bool by_rank = doc.contains("ranks"), by_host = doc.contains("hosts");
   if (by_rank == by_host) {
@@ -121,39 +162,53 @@ std::optional<Topology> parse_topology_json(std::string_view text, const RankPla
       return std::nullopt;
     }
   }
+  const std::size_t levels = content.groups.levels.size();
   if (by_host) {
     const json& table = doc["hosts"];
     if (!table.is_object()) {
       *error = "\"hosts\" must be an object mapping host names to group names";
       return std::nullopt;
     }
-    HostGroups groups{std::move(levels), {}};
     for (const auto& [name, entry] : table.items()) {
-      auto path = read_path(entry, groups.levels.size(), "hosts[\"" + name + "\"]", error);
+      auto path = read_path(entry, levels, "hosts[\"" + name + "\"]", error);
       if (!path) return std::nullopt;
-      groups.hosts[name] = std::move(*path);
+      content.groups.hosts[name] = std::move(*path);
     }
-    return topology_for_hosts(groups, placement, error);
+    return content;
   }
   const json& ranks = doc["ranks"];
   if (!ranks.is_array()) {
     *error = "\"ranks\" must be an array with one entry per rank";
     return std::nullopt;
   }
-  if (ranks.size() != static_cast<std::size_t>(placement.world_size)) {
-    *error = "\"ranks\" describes " + std::to_string(ranks.size()) + " ranks, but the world has " +
+  content.by_rank = true;
+  for (std::size_t r = 0; r < ranks.size(); ++r) {
+    auto path = read_path(ranks[r], levels, "ranks[" + std::to_string(r) + "]", error);
+    if (!path) return std::nullopt;
+    content.world.push_back(std::move(*path));
+  }
+  return content;
+}
+
+std::optional<Topology> topology_of_file(const TopologyFileContent& content, const RankPlacement& placement,
+                                         std::string* error) {
+  std::string scratch_error;
+  if (!error) error = &scratch_error;
+  if (!content.by_rank) return topology_for_hosts(content.groups, placement, error);
+  if (content.world.size() != static_cast<std::size_t>(placement.world_size)) {
+    *error = "\"ranks\" describes " + std::to_string(content.world.size()) + " ranks, but the world has " +
              std::to_string(placement.world_size) + " (every rank must be described exactly once)";
     return std::nullopt;
   }
-  std::vector<std::vector<std::string>> world;
-  for (std::size_t r = 0; r < ranks.size(); ++r) {
-    auto path = read_path(ranks[r], levels.size(), "ranks[" + std::to_string(r) + "]", error);
-    if (!path) return std::nullopt;
-    world.push_back(std::move(*path));
-  }
   std::vector<std::vector<std::string>> paths;
-  for (int w : placement.world_rank) paths.push_back(world.at(static_cast<std::size_t>(w)));
-  return topology_for_group_names(std::move(levels), paths);
+  for (int w : placement.world_rank) paths.push_back(content.world.at(static_cast<std::size_t>(w)));
+  return topology_for_group_names(content.groups.levels, paths);
+}
+
+std::optional<Topology> parse_topology_json(std::string_view text, const RankPlacement& placement, std::string* error) {
+  const auto content = parse_topology_file(text, error);
+  if (!content) return std::nullopt;
+  return topology_of_file(*content, placement, error);
 }
 
 std::optional<Topology> load_topology_for(std::string_view spec, const RankPlacement& placement,
@@ -177,15 +232,9 @@ std::optional<Topology> load_topology_for(std::string_view spec, const RankPlace
     if (!groups) return std::nullopt;
     return topology_for_hosts(*groups, placement, error);
   }
-  std::ifstream file{std::string(spec)};
-  if (!file) {
-    *error = "topology '" + std::string(spec) +
-             "' is neither clusters:N1,N2,..., flat:N, pattern:REGEX nor a readable file";
-    return std::nullopt;
-  }
-  std::ostringstream text;
-  text << file.rdbuf();
-  auto topo = parse_topology_json(text.str(), placement, error);
+  const std::shared_ptr<const TopologyFileContent> content = read_topology_file(std::string(spec), error);
+  if (!content) return std::nullopt;
+  auto topo = topology_of_file(*content, placement, error);
   if (!topo) *error = "topology file '" + std::string(spec) + "': " + *error;
   return topo;
 }

@@ -30,6 +30,20 @@ struct RankPlacement {
   static RankPlacement whole_world(std::vector<std::string> hosts);
 };
 
+// A topology file as read, before any communicator's ranks are picked from it: its levels and
+// either every world rank's groups ("ranks") or every host's ("hosts", in `groups`).
+struct TopologyFileContent {
+  HostGroups groups;  // levels, and the hosts' groups when !by_rank
+  bool by_rank = false;
+  std::vector<std::vector<std::string>> world;  // by_rank: world rank -> its group names
+};
+
+// Parses topology JSON text; nullopt with `error` naming the field or entry at fault.
+std::optional<TopologyFileContent> parse_topology_file(std::string_view text, std::string* error);
+// The topology of the communicator `placement` describes, picked from a file's content.
+std::optional<Topology> topology_of_file(const TopologyFileContent& content, const RankPlacement& placement,
+                                         std::string* error);
+
 // Parses topology JSON text into the topology of the communicator `placement` describes:
 // "ranks" lists every world rank, of which the members are picked; "hosts" is looked up by
 // each member's host name. On error returns nullopt and sets `error` to a message naming the
@@ -47,7 +61,9 @@ std::optional<Topology> topology_for_hosts(const HostGroups& groups, const RankP
                                            std::string* error);
 
 // A spec is a shorthand (clusters:N1,N2,... or flat:N, describing the world's ranks), a host-name
-// pattern (pattern:REGEX, host_pattern.hpp) or the path of a topology file.
+// pattern (pattern:REGEX, host_pattern.hpp) or the path of a topology file, which is read and
+// parsed once per process (again when its size or modification time changes), whatever number of
+// communicators ask.
 std::optional<Topology> load_topology_for(std::string_view spec, const RankPlacement& placement,
                                           std::string* error);
 

@@ -11,6 +11,8 @@
 // that rotate with the columns and reach the bound where the search alone stops at 2; the random
 // allocations are all at the bound. Also: without a network it reads the topology as a tree (on
 // the mesh never above shift's loads), and it says why it does not apply when it has neither.
+// Routes are told apart by their fingerprint, and the plan reads the routes a problem carries
+// (the executor's, built once per communicator) instead of building them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -352,6 +354,47 @@ TEST(LinkawareSchedule, RandomAllocationsOnTheTestbed) {
     }
   }
   std::cout << "random allocations (p/seed:linkaware/bound/shift):" << table << '\n';
+}
+
+// Each round's send peers of every rank: what the phases decide.
+std::vector<std::vector<std::vector<int>>> send_peers(const Schedule& schedule) {
+  std::vector<std::vector<std::vector<int>>> peers;
+  for (const RankSchedule& rank : schedule.ranks) {
+    peers.emplace_back();
+    for (const Round& round : rank.rounds) {
+      peers.back().emplace_back();
+      for (const Transfer& send : round.sends) peers.back().back().push_back(send.peer);
+    }
+  }
+  return peers;
+}
+
+// Routes are told apart by their fingerprint: the same hops are the same routes, one hop moved
+// (or one route cut where the next begins) makes others.
+TEST(LinkawareSchedule, RoutesAreToldApartByTheirHops) {
+  const RankRoutes routes(2, 3, {{}, {0, 1}, {2}, {}});
+  EXPECT_TRUE(routes.same_routes(RankRoutes(2, 3, {{}, {0, 1}, {2}, {}})));
+  EXPECT_FALSE(routes.same_routes(RankRoutes(2, 3, {{}, {0, 2}, {2}, {}})));
+  EXPECT_FALSE(routes.same_routes(RankRoutes(2, 3, {{}, {0}, {1, 2}, {}})));
+  EXPECT_FALSE(routes.same_routes(RankRoutes(2, 4, {{}, {0, 1}, {2}, {}})));
+}
+
+// The plan reads the routes the problem carries (the executor's, built once per communicator)
+// instead of building them: on ranks placed elsewhere it keeps the carried routes' phases.
+TEST(LinkawareSchedule, ThePlanReadsTheRoutesTheProblemCarries) {
+  const network::Network net = network::mlfm_network(testbed());
+  const std::vector<int> here = random_hosts(13, 3), elsewhere = random_hosts(13, 4);
+  const NetworkPlacement placed_here{&net, here}, placed_elsewhere{&net, elsewhere};
+  Problem problem{13, 8, nullptr, {}};
+  problem.network = &placed_here;
+  const std::optional<RankRoutes> routes = rank_routes(problem, nullptr);
+  ASSERT_TRUE(routes);
+  const auto peers_here = send_peers(build_full_schedule(algorithm("linkaware"), problem));
+  problem.network = &placed_elsewhere;
+  const auto peers_elsewhere = send_peers(build_full_schedule(algorithm("linkaware"), problem));
+  ASSERT_NE(peers_here, peers_elsewhere) << "pick placements whose phases differ";
+  problem.routes = &*routes;
+  EXPECT_EQ(send_peers(build_full_schedule(algorithm("linkaware"), problem)), peers_here);
 }
 
 TEST(LinkawareSchedule, ThePhasesReportWhatTheLinksCarry) {

@@ -1,11 +1,13 @@
-// The JSON topology file: by rank, by host name, nested group names, and errors that name the
-// field or entry at fault.
+// The JSON topology file: by rank, by host name, nested group names, errors that name the
+// field or entry at fault, and a file read once per process until it changes.
+#include "topology/topology_file.hpp"
+
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
-
-#include "topology/topology_file.hpp"
 
 namespace topocoll {
 namespace {
@@ -84,6 +86,28 @@ TEST(TopologyFile, SpecIsShorthandOrFile) {
   std::ofstream(path) << R"({"levels": ["cluster"], "ranks": [["x"]]})";
   EXPECT_FALSE(load_topology_for(path, hosts(3), &error));
   EXPECT_NE(error.find(path), std::string::npos) << error;
+  std::remove(path.c_str());
+}
+
+// A topology file is read once per process (every communicator's discovery asks for it): the
+// same size and modification time give what was read, a new modification time reads it again.
+TEST(TopologyFile, ReadOncePerProcessUntilItChanges) {
+  std::string error;
+  const std::string path = ::testing::TempDir() + "topocoll_topology_kept.json";
+  std::ofstream(path) << R"({"levels": ["cluster"], "ranks": [["x"], ["y"], ["x"]]})";
+  const auto first = load_topology_for(path, hosts(3), &error);
+  ASSERT_TRUE(first) << error;
+  EXPECT_EQ(first->group_count(0), 2);
+  const auto written = std::filesystem::last_write_time(path);
+  std::ofstream(path) << R"({"levels": ["cluster"], "ranks": [["x"], ["y"], ["z"]]})";  // same size
+  std::filesystem::last_write_time(path, written);
+  const auto kept = load_topology_for(path, hosts(3), &error);
+  ASSERT_TRUE(kept) << error;
+  EXPECT_EQ(kept->group_count(0), 2) << "the file was read again";
+  std::filesystem::last_write_time(path, written + std::chrono::seconds(1));
+  const auto again = load_topology_for(path, hosts(3), &error);
+  ASSERT_TRUE(again) << error;
+  EXPECT_EQ(again->group_count(0), 3) << "a changed file was not read again";
   std::remove(path.c_str());
 }
 
