@@ -8,7 +8,8 @@
 // refuses everything fails here), except bruck on alltoallv, which needs equal blocks. Told to a
 // sink that does not want places, each round has the same messages, each with the same bytes
 // and touching more than one buffer exactly where the schedule's does (what decides whether the
-// executor stages it, which the cost model charges without places).
+// executor stages it, which the cost model charges without places); lg's too when it cuts its
+// blocks into pieces.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -200,6 +201,29 @@ TEST(RegistrySweep, EveryAlgorithmOfEveryOperationOnEveryShape) {
       EXPECT_GT(proven_on_topology[key], 0) << key << " never ran with a topology";
     }
   }
+}
+
+// lg cuts blocks into pieces under its knobs (a piece size, or a cap on scratch), and then tells
+// the cost model its rounds by counting: the pieces' messages, told without places, are the
+// schedule's too, the last piece partial.
+TEST(RegistrySweep, LgCutIntoPiecesTellsWhatItsScheduleHas) {
+  const Algorithm* lg = find_algorithm(Operation::alltoall, "lg");
+  ASSERT_NE(lg, nullptr);
+  int proven = 0;
+  for (int p : {2, 3, 5, 8, 13}) {
+    for (const Shape& shape : shapes_of_size(p)) {
+      if (!shape.topology) continue;
+      for (const AlgorithmKnobs knobs : {AlgorithmKnobs{.segment_bytes = 2}, AlgorithmKnobs{.max_scratch_bytes = 24}}) {
+        Problem problem{p, 5, &*shape.topology, knobs};
+        const UniformBlocks layout(5);
+        const std::string what = "alltoall p=" + std::to_string(p) + " on " + shape.name + ", pieces of " +
+                                 std::to_string(knobs.segment_bytes) + " B, scratch cap " +
+                                 std::to_string(knobs.max_scratch_bytes) + " B";
+        if (verified_if_supported(*lg, problem, layout, what)) ++proven;
+      }
+    }
+  }
+  EXPECT_GT(proven, 10);
 }
 
 }  // namespace
