@@ -235,10 +235,10 @@ MaybeFailure check_start(const CheckedCall& call, const CallArguments& arguments
 }
 
 // Set-up, and the plan with its staged buffers (PendingCollective::prepare_plan), or for a call
-// set up after its start only its tags and its turn; the walk is not started. The private duplicate may still be on its
-// way, except under auto, whose set-up has it already under StartRule::never_waits. auto chooses a v form by the
-// traffic summaries settled at the start where it may wait, by the latest known where it never waits (check_start made
-// sure there is one).
+// set up after its start only its tags and its turn; the walk is not started. The private
+// duplicate may still be on its way, except under auto, whose set-up has it already under
+// StartRule::never_waits. auto chooses a v form by the traffic summaries settled at the start
+// where it may wait, by the latest known where it never waits (check_start made sure there is one).
 MaybeFailure prepare(PendingCollective& p, StartRule rule) {
   if (p.set_up_after_start) {  // the tags and the turn now, the rest at its turn
     if (auto failure = begin_set_up(p.arguments, p.setup)) return failure;

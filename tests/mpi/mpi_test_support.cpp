@@ -183,4 +183,22 @@ IrregularExchange irregular_exchange(int rank, int p) {
   return x;
 }
 
+MPI_Datatype every_other_int(int count) {
+  MPI_Datatype strided = MPI_DATATYPE_NULL, resized = MPI_DATATYPE_NULL;
+  MPI_Type_vector(count, 1, 2, MPI_INT, &strided);
+  MPI_Type_create_resized(strided, 0, MPI_Aint(2 * count * sizeof(int)), &resized);
+  MPI_Type_commit(&resized);
+  MPI_Type_free(&strided);
+  return resized;
+}
+
+void churn_datatypes() {
+  for (int k = 1; k <= 8; ++k) {
+    MPI_Datatype other = MPI_DATATYPE_NULL;
+    MPI_Type_contiguous(k, MPI_DOUBLE, &other);
+    MPI_Type_commit(&other);
+    MPI_Type_free(&other);
+  }
+}
+
 }  // namespace topocoll::testing

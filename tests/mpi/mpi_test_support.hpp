@@ -104,4 +104,10 @@ struct IrregularExchange {
 };
 IrregularExchange irregular_exchange(int rank, int p);
 
+// A strided type whose blocks are every other int of 2 x `count`, committed: the caller's to free.
+MPI_Datatype every_other_int(int count);
+// Makes, commits and frees a few datatypes: after a program freed one, they take its handle's
+// place (what a run that still used the freed handle would then read).
+void churn_datatypes();
+
 }  // namespace topocoll::testing

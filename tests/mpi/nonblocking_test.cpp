@@ -328,10 +328,7 @@ TEST_F(Nonblocking, InPlaceAndDerivedDatatype) {
 
   // Every other int of a block of 2 x count: a strided type on both sides, staged.
   const int p = size_of(MPI_COMM_WORLD);
-  MPI_Datatype strided = MPI_DATATYPE_NULL, resized = MPI_DATATYPE_NULL;
-  MPI_Type_vector(int(count), 1, 2, MPI_INT, &strided);
-  MPI_Type_create_resized(strided, 0, MPI_Aint(2 * count * sizeof(int)), &resized);
-  MPI_Type_commit(&resized);
+  MPI_Datatype resized = every_other_int(int(count));
   std::vector<int> send(2 * count * p), reference(2 * count * p, kCanary), result(2 * count * p, kCanary);
   std::iota(send.begin(), send.end(), rank_in(MPI_COMM_WORLD) * 100000);
   MPI_Alltoall(send.data(), 1, resized, reference.data(), 1, resized, MPI_COMM_WORLD);
@@ -340,17 +337,6 @@ TEST_F(Nonblocking, InPlaceAndDerivedDatatype) {
   EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
   EXPECT_TRUE(result == reference) << "strided blocks differ from MPI_Alltoall's";
   MPI_Type_free(&resized);
-  MPI_Type_free(&strided);
-}
-
-// A strided type whose blocks are every other int of 2 x `count`, committed: the caller's to free.
-MPI_Datatype every_other_int(int count) {
-  MPI_Datatype strided = MPI_DATATYPE_NULL, resized = MPI_DATATYPE_NULL;
-  MPI_Type_vector(count, 1, 2, MPI_INT, &strided);
-  MPI_Type_create_resized(strided, 0, MPI_Aint(2 * count * sizeof(int)), &resized);
-  MPI_Type_commit(&resized);
-  MPI_Type_free(&strided);
-  return resized;
 }
 
 // MPI lets the program free a datatype once the call that uses it has started: the run packs and
@@ -359,14 +345,6 @@ MPI_Datatype every_other_int(int count) {
 TEST_F(Nonblocking, DatatypesFreedAfterTheStart) {
   const int p = size_of(MPI_COMM_WORLD), rank = rank_in(MPI_COMM_WORLD);
   const int count = 17;
-  auto churn = [] {
-    for (int k = 1; k <= 8; ++k) {
-      MPI_Datatype other = MPI_DATATYPE_NULL;
-      MPI_Type_contiguous(k, MPI_DOUBLE, &other);
-      MPI_Type_commit(&other);
-      MPI_Type_free(&other);
-    }
-  };
   std::vector<int> send(std::size_t(2 * count * p)), reference(send.size(), kCanary);
   std::iota(send.begin(), send.end(), rank * 100000);
   MPI_Datatype type = every_other_int(count);
@@ -381,7 +359,7 @@ TEST_F(Nonblocking, DatatypesFreedAfterTheStart) {
         << name << ": " << topocoll_error_message();
     MPI_Type_free(&send_type);
     MPI_Type_free(&recv_type);
-    churn();
+    churn_datatypes();
     EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS) << name << ": " << topocoll_error_message();
     EXPECT_TRUE(result == reference) << name << ": blocks differ from MPI_Alltoall's";
   }
@@ -401,7 +379,7 @@ TEST_F(Nonblocking, DatatypesFreedAfterTheStart) {
             MPI_SUCCESS)
       << topocoll_error_message();
   MPI_Type_free(&type);
-  churn();
+  churn_datatypes();
   EXPECT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS) << topocoll_error_message();
   EXPECT_TRUE(result_v == reference_v) << "lg ialltoallv";
 }

@@ -101,17 +101,9 @@ TEST_F(Persistent, AlltoallStartedAgainWithNewData) {
 TEST_F(Persistent, DatatypesFreedAfterTheInit) {
   if (!persistent_forms_here(comm_)) GTEST_SKIP() << "no persistent forms under this MPI library";
   const int count = 9, p = size_of(comm_);
-  auto every_other_int = [count] {
-    MPI_Datatype strided = MPI_DATATYPE_NULL, resized = MPI_DATATYPE_NULL;
-    MPI_Type_vector(count, 1, 2, MPI_INT, &strided);
-    MPI_Type_create_resized(strided, 0, MPI_Aint(2 * count * sizeof(int)), &resized);
-    MPI_Type_commit(&resized);
-    MPI_Type_free(&strided);
-    return resized;
-  };
   for (const char* name : {"pairwise", "bruck"}) {
     std::vector<int> send(std::size_t(2 * count * p)), result(send.size()), reference(send.size());
-    MPI_Datatype send_type = every_other_int(), recv_type = every_other_int();
+    MPI_Datatype send_type = every_other_int(count), recv_type = every_other_int(count);
     MPI_Request handle = MPI_REQUEST_NULL;
     ASSERT_EQ(alltoall_init(send.data(), 1, send_type, result.data(), 1, recv_type, comm_, MPI_INFO_NULL, &handle,
                             named(name)),
@@ -120,15 +112,10 @@ TEST_F(Persistent, DatatypesFreedAfterTheInit) {
     MPI_Type_free(&send_type);
     MPI_Type_free(&recv_type);
     for (int round = 0; round < 2; ++round) {
-      for (int k = 1; k <= 8; ++k) {
-        MPI_Datatype other = MPI_DATATYPE_NULL;
-        MPI_Type_contiguous(k, MPI_DOUBLE, &other);
-        MPI_Type_commit(&other);
-        MPI_Type_free(&other);
-      }
+      churn_datatypes();
       std::iota(send.begin(), send.end(), rank_in(comm_) * 100000 + round * 7919);
       std::fill(result.begin(), result.end(), kCanary);
-      MPI_Datatype type = every_other_int();
+      MPI_Datatype type = every_other_int(count);
       std::fill(reference.begin(), reference.end(), kCanary);
       MPI_Alltoall(send.data(), 1, type, reference.data(), 1, type, comm_);
       MPI_Type_free(&type);
