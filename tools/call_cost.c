@@ -9,20 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int compare_doubles(const void* a, const void* b) {
-  const double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-static int parse_positive(const char* text, const char* what) {
-  char* end = NULL;
-  const long value = strtol(text, &end, 10);
-  if (*text == '\0' || *end != '\0' || value < 1 || value > 1 << 30) {
-    fprintf(stderr, "topocoll-call-cost: %s must be a positive integer, got '%s'\n", what, text);
-    exit(2);
-  }
-  return (int)value;
-}
+#include "timing_arguments.h"
 
 /* The calls of one round (a function of its own: scripts/call-cost-benchmark.sh counts the
  * instructions inside it with callgrind's --toggle-collect). */
@@ -37,9 +24,9 @@ __attribute__((noinline)) void alltoall_calls(const char* send, char* recv, int 
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  const int bytes = argc > 1 ? parse_positive(argv[1], "BYTES") : 8;
-  const int calls = argc > 2 ? parse_positive(argv[2], "CALLS") : 1000;
-  const int rounds = argc > 3 ? parse_positive(argv[3], "ROUNDS") : 5;
+  const int bytes = argc > 1 ? parse_count("topocoll-call-cost", argv[1], "BYTES", 30) : 8;
+  const int calls = argc > 2 ? parse_count("topocoll-call-cost", argv[2], "CALLS", 30) : 1000;
+  const int rounds = argc > 3 ? parse_count("topocoll-call-cost", argv[3], "ROUNDS", 30) : 5;
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);

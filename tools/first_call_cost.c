@@ -9,20 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int compare_doubles(const void* a, const void* b) {
-  const double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-static int parse_positive(const char* text, const char* what) {
-  char* end = NULL;
-  const long value = strtol(text, &end, 10);
-  if (*text == '\0' || *end != '\0' || value < 1 || value > 1 << 20) {
-    fprintf(stderr, "topocoll-first-call-cost: %s must be an integer from 1 to 2^20, got '%s'\n", what, text);
-    exit(2);
-  }
-  return (int)value;
-}
+#include "timing_arguments.h"
 
 static double timed_alltoall(const char* send, char* recv, int bytes, MPI_Comm comm) {
   const double start = MPI_Wtime();
@@ -35,8 +22,8 @@ static double timed_alltoall(const char* send, char* recv, int bytes, MPI_Comm c
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  const int bytes = argc > 1 ? parse_positive(argv[1], "BYTES") : 4;
-  const int communicators = argc > 2 ? parse_positive(argv[2], "COMMUNICATORS") : 200;
+  const int bytes = argc > 1 ? parse_count("topocoll-first-call-cost", argv[1], "BYTES", 20) : 4;
+  const int communicators = argc > 2 ? parse_count("topocoll-first-call-cost", argv[2], "COMMUNICATORS", 20) : 200;
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);

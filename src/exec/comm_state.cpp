@@ -195,8 +195,9 @@ MaybeFailure CommState::network(const std::string& path, const NetworkPlacement*
 
 const RankRoutes* CommState::routes(const std::string& spec, const std::string& network_path, const Problem& problem) {
   auto it = routes_.find({spec, network_path});
-  if (it == routes_.end())
+  if (it == routes_.end()) {
     it = routes_.emplace(std::make_pair(spec, network_path), rank_routes(problem, nullptr)).first;
+  }
   return it->second ? &*it->second : nullptr;
 }
 
