@@ -29,8 +29,9 @@ Options:
                      SMPI-default  SMPI with its calibrated factor tables (latency x11.6 for
                                    messages of 64 KiB and more)
   --program NAME   the SMPI program to run: topocoll-bench (default), topocoll-calibrate
-                   (scripts/calibrate.sh) or topocoll-tune (docs/tuning.md), with the same
-                   pinned configuration
+                   (scripts/calibrate.sh), topocoll-tune (docs/tuning.md) or topocoll-overlap
+                   (nonblocking alltoall against computation; give it --cfg smpi/test:0 with
+                   --tests), with the same pinned configuration
   --cfg KEY:VALUE  an extra SimGrid setting, given after the pinned ones (so it overrides
                    them); may be repeated, e.g. --cfg network/crosstraffic:1
   --scale          settings for jobs of hundreds to thousands of ranks: the solver's
@@ -190,8 +191,8 @@ slots=$(awk -F: 'NF && $1 !~ /^#/ { n += (NF > 1 ? $2 : 1) } END { print n + 0 }
 ((np <= slots)) || die "NP=$np exceeds the $slots host slots of $hostfile"
 
 case "$program" in
-  topocoll-bench|topocoll-calibrate|topocoll-tune) bench="$repo/build/smpi/tools/$program" ;;
-  *) die "unknown --program '$program': use topocoll-bench, topocoll-calibrate or topocoll-tune" ;;
+  topocoll-bench|topocoll-calibrate|topocoll-tune|topocoll-overlap) bench="$repo/build/smpi/tools/$program" ;;
+  *) die "unknown --program '$program': use topocoll-bench, topocoll-calibrate, topocoll-tune or topocoll-overlap" ;;
 esac
 if [[ ! -x "$bench" ]]; then
   echo "# simulate.sh: $bench is missing; building build/smpi" >&2

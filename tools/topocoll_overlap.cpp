@@ -7,11 +7,22 @@
 // `native` is the MPI library's own MPI_Ialltoall. During the computation the program may test
 // its request (--tests N: N calls of MPI_Test spread over it), which is what gives a
 // nonblocking collective's later rounds their progress where nothing else does.
-// Times are the largest over the ranks of each one's mean per iteration. Real MPI only: under
-// SMPI nonblocking calls are not answered by topocoll.
+// Times are the largest over the ranks of each one's mean per iteration. Under SMPI the
+// computation is simulated (smpi_execute_flops at the host's speed, in as many pieces as there are tests), and
+// topocoll's completion calls block on the collectives' requests (src/exec/smpi_completion_calls.cpp); run it with
+// --cfg=smpi/test:0 when --tests is given, or SMPI charges each test of a request still on its way (100 us by default,
+// growing with each miss).
 #include <mpi.h>
 
+// smpicxx force-includes smpi_helpers.h, whose exit(x) macro would rewrite CLI11's App::exit.
+// Nothing here means the C library's exit.
+#ifdef exit
+#undef exit
+#endif
 #include <CLI/CLI.hpp>
+#ifdef TOPOCOLL_SMPI
+#include <simgrid/host.h>
+#endif
 
 #include <algorithm>
 #include <cstddef>
@@ -44,6 +55,16 @@ double max_over_ranks(double value, MPI_Comm comm) {
 
 // Busy for `seconds`, calling MPI_Test on `request` `tests` times at even intervals.
 void compute_for(double seconds, MPI_Request* request, int tests) {
+#ifdef TOPOCOLL_SMPI
+  for (int piece = 0; piece <= tests; ++piece) {
+    if (piece > 0 && *request != MPI_REQUEST_NULL) {
+      int flag = 0;
+      MPI_Test(request, &flag, MPI_STATUS_IGNORE);
+    }
+    smpi_execute_flops(seconds / (tests + 1) * sg_host_get_speed(sg_host_self()));  // this host's seconds
+  }
+  return;
+#endif
   const double start = MPI_Wtime();
   int done_tests = 0;
   volatile double sink = 0;

@@ -140,8 +140,10 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
 // binomial and topo for scatterv and gatherv) learns them after its start, as the first step of
 // its rounds, and liu's stages advance as rounds do; auto for a v form completes at its start
 // the summaries of the traffic that earlier calls of its kind sent on their way, or at the
-// communicator's first such call exchanges its own (docs/tuning.md). Without a progress hook in
-// the MPI library (SMPI) the call does not apply (see CollectiveOptions::inapplicable_reason).
+// communicator's first such call exchanges its own (docs/tuning.md). Under SMPI the program's
+// MPI_Wait ... MPI_Testsome are the library's own (linked with it): a wait blocks on the
+// collectives' requests and the program's, so simulated times are not a polling's; liu's
+// nonblocking form is refused there (docs/nonblocking-design.md, "Under SMPI").
 int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request, const CollectiveOptions& options = {});
 int ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,

@@ -27,6 +27,7 @@ class BlockSizeExchange {
   // and `failure` the first failure if any; false (and `failure` untouched) while on their way.
   bool test(MaybeFailure& failure);
   MaybeFailure wait();
+  void requests_in_flight(std::vector<MPI_Request*>& slots) { window_.requests_in_flight(slots); }
 
  private:
   void tell_learnt();

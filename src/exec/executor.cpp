@@ -292,6 +292,13 @@ bool PlanWalk::complete(RequestWindow& window) {
   return true;
 }
 
+void PlanWalk::requests_in_flight(std::vector<MPI_Request*>& slots) {
+  window_.requests_in_flight(slots);
+  for (const auto& due : due_) {
+    if (due) due->requests_in_flight(slots);
+  }
+}
+
 bool PlanWalk::complete_due() {
   if (next_round_ >= due_.size() || !due_[next_round_]) return true;
   return complete(*due_[next_round_]);

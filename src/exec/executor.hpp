@@ -80,6 +80,8 @@ class PlanWalk {
   bool advance();
   bool done() const { return plan_ == nullptr || next_round_ >= plan_->rounds.size(); }
   MaybeFailure take_failure() { return std::move(first_failure_); }
+  // Its requests in flight, for a wait outside the walk (RequestWindow::requests_in_flight).
+  void requests_in_flight(std::vector<MPI_Request*>& slots);
 
  private:
   using Posting = std::pair<const TransferDescription*, PointToPoint::Direction>;

@@ -26,6 +26,16 @@ namespace topocoll::exec {
 
 namespace {
 
+Failure inapplicable(std::string reason) { return Failure{MPI_ERR_ARG, std::move(reason), true}; }
+
+}  // namespace
+
+#ifdef TOPOCOLL_SMPI
+bool completion_calls_linked();  // smpi_completion_calls.cpp: what moves the collectives on there
+#endif
+
+namespace {
+
 // One nonblocking collective from its start to its completion: everything the blocking call
 // keeps on its stack, kept here until the last round (the call's blocks, its plan, its staged
 // buffers; `arguments` points at the user's buffers and arrays, which MPI says stay untouched
@@ -131,6 +141,12 @@ class PendingCollective final : public Outstanding {
   // Set-up done: the plan with its staged buffers unless the call learns block sizes first (its
   // walk's first stage, learn_block_sizes; liu, which has no plan, stages its buffers alone).
   MaybeFailure prepare_plan() {
+#ifdef TOPOCOLL_SMPI
+    if (call.algorithm->self_describing) {
+      return inapplicable(std::string(call.algorithm->name) +
+                          " has no nonblocking form under SMPI: its stages are polled, and SMPI charges every test");
+    }
+#endif
     if (call.algorithm->self_describing) return stage_buffers(arguments, call, setup, 0, buffers);
     if (asks_block_sizes(call)) return std::nullopt;
     return plan_and_stage(arguments, call, setup, plan, buffers);
@@ -144,6 +160,16 @@ class PendingCollective final : public Outstanding {
   ~PendingCollective() override { pass_ticket(); }
 
   const void* owner() const override { return setup.state; }
+
+  // The walk's, or before it the block sizes' (the duplicate, the discovery, the library's call
+  // and liu's stages list none: they are only polled, and not run where nothing polls, SMPI).
+  void requests_in_flight(std::vector<MPI_Request*>& slots) override {
+    if (walk != nullptr) {
+      walk->requests_in_flight(slots);
+    } else if (sizes != nullptr) {
+      sizes->requests_in_flight(slots);
+    }
+  }
 
   // The walk starts (once the private duplicate is made): its first round goes out now. True
   // when it has already finished.
@@ -187,8 +213,6 @@ class PendingCollective final : public Outstanding {
   }
 };
 
-Failure inapplicable(std::string reason) { return Failure{MPI_ERR_ARG, std::move(reason), true}; }
-
 // What a call set up after its start is chosen by (options.chosen_by).
 constexpr const char* kChosenAfterTheStart =
     "the topology discovered after the start; where auto or the algorithm's verdict then names the MPI library's "
@@ -200,6 +224,9 @@ constexpr const char* kChosenAfterTheStart =
 // communicator whose topology is not agreed yet: CommState's deferred set-up).
 MaybeFailure check_start(const CheckedCall& call, const CallArguments& arguments, StartRule rule, bool& after_start) {
   after_start = false;
+#ifdef TOPOCOLL_SMPI
+  (void)completion_calls_linked();  // (the reference links them into the program)
+#endif
   if (std::string missing = progress_hook_missing(); !missing.empty()) {
     return inapplicable("no nonblocking form here: " + missing);
   }
@@ -248,7 +275,12 @@ MaybeFailure prepare(PendingCollective& p, StartRule rule) {
   }
   const bool may_wait = rule == StartRule::may_wait_for_peers;
   const AutoTraffic traffic = may_wait ? AutoTraffic::settled : AutoTraffic::latest_known;
-  if (auto failure = set_up_call(p.arguments, p.call, p.setup, p.call.auto_select, traffic, may_wait)) return failure;
+#ifdef TOPOCOLL_SMPI
+  const bool wait_for_duplicate = p.call.auto_select || may_wait;  // a duplicate on its way is only polled
+#else
+  const bool wait_for_duplicate = p.call.auto_select;
+#endif
+  if (auto failure = set_up_call(p.arguments, p.call, p.setup, wait_for_duplicate, traffic, may_wait)) return failure;
   if (p.call.native) return std::nullopt;
   return p.prepare_plan();
 }

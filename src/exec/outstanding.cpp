@@ -4,10 +4,12 @@
 
 #include <dlfcn.h>
 
+#include <map>
 #include <mutex>
 #include <utility>
 #include <vector>
 
+#include "exec/completed_elsewhere.hpp"
 #include "exec/mpi_handles.hpp"
 
 namespace topocoll::exec {
@@ -103,7 +105,83 @@ void finish_outstanding_on(const void* owner) {
     }
     return false;
   };
-  while (r.count.load(std::memory_order_acquire) > 0 && any_of_owner()) advance_outstanding();
+  const std::vector<MPI_Request*> none;
+  while (r.count.load(std::memory_order_acquire) > 0 && any_of_owner()) {
+    if (advance_outstanding() > 0) continue;
+#ifdef TOPOCOLL_SMPI
+    int completed = 0;
+    MPI_Status status;
+    (void)wait_for_any_in_flight(none, completed, status);  // a failure shows in the collective
+#endif
+  }
+}
+
+bool advancing_outstanding() { return advancing; }
+
+namespace {
+
+// The requests in flight of every outstanding collective, in the order they started.
+void gather_in_flight(std::vector<MPI_Request*>& slots) {
+  Registry& r = registry();
+  const std::lock_guard<std::mutex> hold(r.lock);
+  for (const auto& collective : r.collectives) collective->requests_in_flight(slots);
+}
+
+}  // namespace
+
+int wait_for_any_in_flight(const std::vector<MPI_Request*>& program, int& completed, MPI_Status& status) {
+  completed = -2;
+  std::vector<MPI_Request*> slots;
+  gather_in_flight(slots);
+  std::vector<MPI_Request> handles;
+  handles.reserve(slots.size() + program.size());
+  for (MPI_Request* slot : slots) handles.push_back(*slot);
+  for (MPI_Request* request : program) handles.push_back(*request);
+  if (handles.empty()) return MPI_SUCCESS;
+  int index = MPI_UNDEFINED;
+  status.MPI_ERROR = MPI_SUCCESS;  // set by MPI only on failure
+  const int rc = PMPI_Waitany(static_cast<int>(handles.size()), handles.data(), &index, &status);
+  if (index == MPI_UNDEFINED || index < 0) return rc;
+  const auto at = static_cast<std::size_t>(index);
+  if (at < slots.size()) {
+    // The collective's handle is the one MPI freed: null, and the status kept for it.
+    if (rc != MPI_SUCCESS && status.MPI_ERROR == MPI_SUCCESS) status.MPI_ERROR = rc;
+    hand_over_completion(slots[at], status);
+    *slots[at] = handles[at];
+    completed = -1;
+    return MPI_SUCCESS;
+  }
+  completed = static_cast<int>(at - slots.size());
+  *program[static_cast<std::size_t>(completed)] = handles[at];  // null, or a persistent request's
+  return rc;
+}
+
+void collect_completions_in_flight() {
+  std::vector<MPI_Request*> slots;
+  std::vector<MPI_Request> handles;
+  for (;;) {
+    slots.clear();
+    gather_in_flight(slots);
+    if (slots.empty()) return;
+    handles.clear();
+    for (MPI_Request* slot : slots) handles.push_back(*slot);
+    int index = MPI_UNDEFINED;
+    int done = 0;
+    MPI_Status status;
+    status.MPI_ERROR = MPI_SUCCESS;
+    int rc = PMPI_Testany(static_cast<int>(handles.size()), handles.data(), &index, &done, &status);
+    if (done == 0) return;
+    if (index == MPI_UNDEFINED || index < 0) {
+      // Every one inactive, to MPI_Testany: SMPI's way of telling sends already gone (detached,
+      // below its eager threshold), which its MPI_Waitany completes at once.
+      rc = PMPI_Waitany(static_cast<int>(handles.size()), handles.data(), &index, &status);
+      if (index == MPI_UNDEFINED || index < 0) return;
+    }
+    const auto at = static_cast<std::size_t>(index);
+    if (rc != MPI_SUCCESS && status.MPI_ERROR == MPI_SUCCESS) status.MPI_ERROR = rc;
+    hand_over_completion(slots[at], status);
+    *slots[at] = handles[at];
+  }
 }
 
 bool progress_from_every_call() {
@@ -115,7 +193,9 @@ bool progress_from_every_call() {
 }
 
 std::string progress_hook_missing() {
-#if defined(OPEN_MPI)
+#if defined(TOPOCOLL_SMPI)
+  return {};  // the completion calls are topocoll's (smpi_completion_calls.cpp)
+#elif defined(OPEN_MPI)
   if (hook_registered()) return {};
   return "Open MPI's progress engine (opal_progress_register) was not found in the running library";
 #elif defined(MPICH)
@@ -138,8 +218,50 @@ int RequestOutcome::query(void* state, MPI_Status* status) {
   return outcome->error_;
 }
 
+namespace {
+
+// The requests of topocoll's collectives the program still holds, where topocoll's completion
+// calls must tell them from the program's own (SMPI).
+struct CollectiveRequests {
+  std::mutex lock;
+  std::map<MPI_Request, const RequestOutcome*> outcomes;
+};
+
+CollectiveRequests& collective_requests() {
+  static CollectiveRequests* const instance = new CollectiveRequests;
+  return *instance;
+}
+
+#ifdef TOPOCOLL_SMPI
+void forget_collective_request(const RequestOutcome* outcome) {
+  CollectiveRequests& c = collective_requests();
+  const std::lock_guard<std::mutex> hold(c.lock);
+  for (auto it = c.outcomes.begin(); it != c.outcomes.end(); ++it) {
+    if (it->second == outcome) {
+      c.outcomes.erase(it);
+      return;
+    }
+  }
+}
+#endif
+
+}  // namespace
+
+bool is_collective_request(MPI_Request request, bool& complete) {
+  CollectiveRequests& c = collective_requests();
+  const std::lock_guard<std::mutex> hold(c.lock);
+  const auto it = c.outcomes.find(request);
+  if (it == c.outcomes.end()) return false;
+  complete = it->second->is_complete();
+  return true;
+}
+
 int RequestOutcome::free_request(void* state) {
-  static_cast<RequestOutcome*>(state)->release();
+  auto* outcome = static_cast<RequestOutcome*>(state);
+#ifdef TOPOCOLL_SMPI
+  forget_collective_request(outcome);
+#endif
+  outcome->release();
   return MPI_SUCCESS;
 }
 
@@ -189,6 +311,11 @@ MaybeFailure RequestOutcome::start_request(RequestOutcome*& outcome, MPI_Request
     outcome = nullptr;
     return mpi_call_failure(call, rc);
   }
+#ifdef TOPOCOLL_SMPI
+  CollectiveRequests& c = collective_requests();
+  const std::lock_guard<std::mutex> hold(c.lock);
+  c.outcomes[request] = outcome;
+#endif
   return std::nullopt;
 }
 

@@ -8,8 +8,12 @@
 //   outstanding collective, MPI_Wait and MPI_Test on the user's request (and Fortran's) included;
 // - MPICH: the user's request is an MPIX_Grequest_start request, whose poll function MPICH calls
 //   when the request is tested or waited for.
-// Every topocoll call advances them as well. Without either hook (SMPI), nonblocking calls are
-// not answered by topocoll (progress_hook_missing says why).
+// - SMPI: the completion calls are topocoll's (smpi_completion_calls.cpp, linked into the
+//   simulated program with the library); as SMPI charges every test with simulated time, they
+//   block on the collectives' own requests beside the program's (wait_for_any_in_flight)
+//   instead of polling.
+// Every topocoll call advances them as well. Without any of these, nonblocking calls are not
+// answered by topocoll (progress_hook_missing says why).
 //
 // The user's handle is a generalized request (MPI_Grequest_start), completed when the collective
 // is: any completion call works on it, in any array, and MPI_Request_free may drop it early.
@@ -20,6 +24,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "exec/failure.hpp"
 
@@ -33,6 +38,10 @@ class Outstanding {
   virtual bool advance() = 0;
   // What it belongs to (its communicator's state), for finish_outstanding_on.
   virtual const void* owner() const = 0;
+  // The requests it has in flight (its own handles' addresses), for a wait that blocks on them;
+  // one such wait completes is handed back through completed_elsewhere.hpp. A collective that
+  // lists none while on its way is only ever polled.
+  virtual void requests_in_flight(std::vector<MPI_Request*>& slots) { (void)slots; }
 };
 
 // What the user's request reports when it completes, shared by the collective (which sets it,
@@ -72,6 +81,25 @@ int advance_outstanding();
 // Advances the collectives of `owner` until none is left (blocking): before a communicator is
 // freed, as MPI frees a communicator only once its operations are complete.
 void finish_outstanding_on(const void* owner);
+
+// Whether this thread is inside advance_outstanding (a completion call made by a collective's
+// own progress goes straight to MPI).
+bool advancing_outstanding();
+
+// Blocks until one request in flight of an outstanding collective, or one of `program` (the
+// caller's own, none of them topocoll's requests), completes: MPI_Waitany over them all, so that
+// a program waiting on its own message while a collective needs its progress never deadlocks.
+// Returns the MPI code; `completed` is the index in `program` of the caller's request that
+// completed (its handle updated as MPI_Wait would, its status in `status`), -1 when a
+// collective's did (handed back to it), -2 when there was nothing to wait on.
+int wait_for_any_in_flight(const std::vector<MPI_Request*>& program, int& completed, MPI_Status& status);
+// Without blocking: hands back to the outstanding collectives every request of theirs that has
+// completed (MPI_Testany until none has).
+void collect_completions_in_flight();
+
+// Whether `request` is the request of a topocoll nonblocking collective (a generalized one),
+// and if so whether it is complete. Kept only where the completion calls are topocoll's (SMPI).
+bool is_collective_request(MPI_Request request, bool& complete);
 
 // Empty when nonblocking collectives can progress under this MPI library; else why not.
 std::string progress_hook_missing();

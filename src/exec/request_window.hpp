@@ -62,6 +62,10 @@ class RequestWindow {
   // keeping the memory of its slots.
   void reopen(MPI_Comm comm, int tag, std::size_t capacity);
   std::size_t in_flight() const { return in_flight_; }
+  // Its requests in flight (the handles' addresses), for a wait that blocks on them outside the
+  // window; what such a wait completes is settled here at the next completion call
+  // (completed_elsewhere.hpp).
+  void requests_in_flight(std::vector<MPI_Request*>& slots);
 
  private:
   struct Posted {
@@ -72,6 +76,8 @@ class RequestWindow {
   };
 
   void wait_some();
+  // Settles the requests that a wait outside the window completed.
+  void settle_completed_elsewhere();
   // MPI_Waitsome or MPI_Testsome over the slots, each completion settled; false when the MPI
   // call itself failed (recorded).
   bool complete_some(bool wait);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
+#include "check_tally.hpp"
 #include "exec/topology_discovery.hpp"
 #include "topocoll/topocoll.h"
 #include "topocoll/topocoll.hpp"
@@ -20,26 +21,6 @@
 namespace {
 
 constexpr int kCanary = -559038737;
-
-struct Tally {
-  int rank = 0;
-  int passed = 0;
-  int failed = 0;
-
-  // `ok_here` is this rank's verdict; the check passes only if it passed on every rank.
-  void record(const std::string& what, bool ok_here) {
-    int ok_local = ok_here ? 1 : 0;
-    int ok_everywhere = 0;
-    MPI_Allreduce(&ok_local, &ok_everywhere, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    if (ok_everywhere) {
-      ++passed;
-    } else {
-      ++failed;
-      if (rank == 0) std::printf("FAILED: %s\n", what.c_str());
-    }
-    if (!ok_here) std::printf("  rank %d: %s: %s\n", rank, what.c_str(), topocoll_error_message());
-  }
-};
 
 int cell_value(int source, int destination, std::size_t index) {
   const std::uint32_t mixed = static_cast<std::uint32_t>(source) * 16777619u +
