@@ -22,6 +22,8 @@
 #include <CLI/CLI.hpp>
 #ifdef TOPOCOLL_SMPI
 #include <simgrid/host.h>
+
+#include <xbt/config.hpp>
 #endif
 
 #include <algorithm>
@@ -177,6 +179,16 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 2;
   }
+#ifdef TOPOCOLL_SMPI
+  if (const double charged = simgrid::config::get_value<double>("smpi/test");
+      rank == 0 && options.tests > 0 && charged > 0) {
+    std::fprintf(stderr,
+                 "topocoll-overlap: SMPI charges each MPI_Test of a request still on its way %g s (smpi/test, "
+                 "growing with each miss), which the computation's tests then cost; --cfg=smpi/test:0 leaves them "
+                 "free\n",
+                 charged);
+  }
+#endif
   if (rank == 0) std::printf("algorithm,ranks,bytes,pure_us,compute_us,overall_us,overlap_percent,tests\n");
   int status = 0;
   for (const std::string& algorithm : options.algorithms) {
