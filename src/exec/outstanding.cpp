@@ -120,11 +120,25 @@ bool advancing_outstanding() { return advancing; }
 
 namespace {
 
-// The requests in flight of every outstanding collective, in the order they started.
-void gather_in_flight(std::vector<MPI_Request*>& slots) {
-  Registry& r = registry();
-  const std::lock_guard<std::mutex> hold(r.lock);
-  for (const auto& collective : r.collectives) collective->requests_in_flight(slots);
+// The requests in flight of every outstanding collective, in the order they started: the
+// collectives' own handles, and a copy of each for an MPI call over them all.
+void gather_in_flight(std::vector<MPI_Request*>& slots, std::vector<MPI_Request>& handles) {
+  slots.clear();
+  {
+    Registry& r = registry();
+    const std::lock_guard<std::mutex> hold(r.lock);
+    for (const auto& collective : r.collectives) collective->requests_in_flight(slots);
+  }
+  handles.clear();
+  for (MPI_Request* slot : slots) handles.push_back(*slot);
+}
+
+// The request in `slot` completed on its copy `handle` (MPI freed it: null), with `status` and
+// the MPI call's code `rc`: handed back to the collective that owns the slot.
+void hand_back(MPI_Request* slot, MPI_Request handle, MPI_Status status, int rc) {
+  if (rc != MPI_SUCCESS && status.MPI_ERROR == MPI_SUCCESS) status.MPI_ERROR = rc;
+  hand_over_completion(slot, status);
+  *slot = handle;
 }
 
 }  // namespace
@@ -132,10 +146,8 @@ void gather_in_flight(std::vector<MPI_Request*>& slots) {
 int wait_for_any_in_flight(const std::vector<MPI_Request*>& program, int& completed, MPI_Status& status) {
   completed = -2;
   std::vector<MPI_Request*> slots;
-  gather_in_flight(slots);
   std::vector<MPI_Request> handles;
-  handles.reserve(slots.size() + program.size());
-  for (MPI_Request* slot : slots) handles.push_back(*slot);
+  gather_in_flight(slots, handles);
   for (MPI_Request* request : program) handles.push_back(*request);
   if (handles.empty()) return MPI_SUCCESS;
   int index = MPI_UNDEFINED;
@@ -144,10 +156,7 @@ int wait_for_any_in_flight(const std::vector<MPI_Request*>& program, int& comple
   if (index == MPI_UNDEFINED || index < 0) return rc;
   const auto at = static_cast<std::size_t>(index);
   if (at < slots.size()) {
-    // The collective's handle is the one MPI freed: null, and the status kept for it.
-    if (rc != MPI_SUCCESS && status.MPI_ERROR == MPI_SUCCESS) status.MPI_ERROR = rc;
-    hand_over_completion(slots[at], status);
-    *slots[at] = handles[at];
+    hand_back(slots[at], handles[at], status, rc);
     completed = -1;
     return MPI_SUCCESS;
   }
@@ -160,11 +169,8 @@ void collect_completions_in_flight() {
   std::vector<MPI_Request*> slots;
   std::vector<MPI_Request> handles;
   for (;;) {
-    slots.clear();
-    gather_in_flight(slots);
+    gather_in_flight(slots, handles);
     if (slots.empty()) return;
-    handles.clear();
-    for (MPI_Request* slot : slots) handles.push_back(*slot);
     int index = MPI_UNDEFINED;
     int done = 0;
     MPI_Status status;
@@ -178,9 +184,7 @@ void collect_completions_in_flight() {
       if (index == MPI_UNDEFINED || index < 0) return;
     }
     const auto at = static_cast<std::size_t>(index);
-    if (rc != MPI_SUCCESS && status.MPI_ERROR == MPI_SUCCESS) status.MPI_ERROR = rc;
-    hand_over_completion(slots[at], status);
-    *slots[at] = handles[at];
+    hand_back(slots[at], handles[at], status, rc);
   }
 }
 

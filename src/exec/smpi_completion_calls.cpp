@@ -101,6 +101,14 @@ int wait_here(int count, MPI_Request requests[], std::vector<MPI_Status>& status
   return first_error;
 }
 
+// Before a test: the collectives' completed requests collected (one charged MPI_Testany per
+// miss), and the collectives moved on.
+void move_collectives_on() {
+  if (straight_to_mpi()) return;
+  collect_completions_in_flight();
+  advance_outstanding();
+}
+
 void put_status(MPI_Status* where, const MPI_Status& status) {
   if (where != MPI_STATUS_IGNORE) *where = status;
 }
@@ -190,45 +198,29 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices
   return rc == MPI_SUCCESS ? rc : MPI_ERR_IN_STATUS;
 }
 
-// Tests: the collectives' completed requests collected (one charged MPI_Testany per miss), the
-// collectives moved on, then SMPI's own test.
+// Tests: the collectives moved on (move_collectives_on), then SMPI's own test.
 int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
-  if (!straight_to_mpi()) {
-    collect_completions_in_flight();
-    advance_outstanding();
-  }
+  move_collectives_on();
   return PMPI_Test(request, flag, status);
 }
 
 int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status array_of_statuses[]) {
-  if (!straight_to_mpi()) {
-    collect_completions_in_flight();
-    advance_outstanding();
-  }
+  move_collectives_on();
   return PMPI_Testall(count, requests, flag, array_of_statuses);
 }
 
 int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
-  if (!straight_to_mpi()) {
-    collect_completions_in_flight();
-    advance_outstanding();
-  }
+  move_collectives_on();
   return PMPI_Testany(count, requests, index, flag, status);
 }
 
 int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status array_of_statuses[]) {
-  if (!straight_to_mpi()) {
-    collect_completions_in_flight();
-    advance_outstanding();
-  }
+  move_collectives_on();
   return PMPI_Testsome(incount, requests, outcount, indices, array_of_statuses);
 }
 
 int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
-  if (!straight_to_mpi()) {
-    collect_completions_in_flight();
-    advance_outstanding();
-  }
+  move_collectives_on();
   return PMPI_Request_get_status(request, flag, status);
 }
 
