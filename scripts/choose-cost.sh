@@ -11,23 +11,30 @@
 # the best of RUNS runs of topocoll-plan --choose-only (wall-clock time on this machine, which
 # varies up to 2x from run to run); memory is the largest of them. A repeated call of the same
 # shape pays none of it: the plan is cached per communicator.
-# Usage: scripts/choose-cost.sh [--runs N] [--ranks "P1 P2 ..."] [--node-aware] [--build-dir DIR]
+# --walk: the calls themselves, by topocoll-walk-cost (tools/walk_cost.cpp): a rank's first call
+# (the choice, its schedule and ExecutionPlan, the plan's first walk) and a repeated one (the walk
+# again, median of 20), each message to MPI_PROC_NULL, with a bare loop of MPI's own linear
+# exchange beside it, the heap the plan holds and the peak memory; each point the slowest of
+# ranks 0, p/2 and p-1, best of RUNS runs.
+# Usage: scripts/choose-cost.sh [--runs N] [--ranks "P1 P2 ..."] [--node-aware] [--walk] [--build-dir DIR]
 #   --runs N         runs per point, the best kept (default 5)
 #   --ranks LIST     even rank counts (default "64 256 1024 4096 16384"; --node-aware: "1024 2048
 #                    4096 8192 16384", those of results/fluid-scale)
 #   --node-aware     the switch trees of 16 ranks per host instead of two clusters
+#   --walk           the first and repeated calls' walks (topocoll-walk-cost), not the choice
 #   --build-dir DIR  a configured and built mpi-preset tree (default build/mpi, built if needed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-runs=5 ranks="" build=build/mpi node_aware=0
+runs=5 ranks="" build=build/mpi node_aware=0 walk=0
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --runs) runs=$2; shift 2 ;;
     --ranks) ranks=$2; shift 2 ;;
     --node-aware) node_aware=1; shift ;;
+    --walk) walk=1; shift ;;
     --build-dir) build=$2; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     *) echo "choose-cost.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -59,24 +66,34 @@ machine_of() {
   echo "choose-cost.sh: no switch tree of $p ranks in results/fluid-scale (scripts/fluid-scale.sh --np $p makes one)" >&2
   exit 2
 }
-plan=$build/tools/topocoll-plan
-if [[ ! -x $plan ]]; then
-  cmake --preset mpi >/dev/null
-  cmake --build --preset mpi --target topocoll-plan -j "$(nproc)"
-fi
+plan=$build/tools/topocoll-plan walker=$build/tools/topocoll-walk-cost
+for tool in "$plan" "$walker"; do
+  if [[ ! -x $tool ]]; then
+    cmake --preset mpi >/dev/null
+    cmake --build --preset mpi --target "$(basename "$tool")" -j "$(nproc)"
+  fi
+done
 memory=$(mktemp)
 trap 'rm -f "$memory"' EXIT
 
-echo "| p | block | chosen | machine (ms) | choose (ms) | rank's schedule (ms) | peak memory (MB) |"
-echo "| ---: | ---: | --- | ---: | ---: | ---: | ---: |"
-for p in $ranks; do
-  spec=$(machine_of "$p") || exit 2
-  read -ra machine <<<"$spec"
-  for bytes in $sizes; do
-    for ((i = 0; i < runs; i++)); do
-      /usr/bin/time -f "%M" -a -o "$memory" "$plan" --algorithm auto --choose-only "${machine[@]}" \
+# One point's runs (p ranks, blocks of `bytes`, then the machine's arguments), printed; the
+# choice's peak memory of each run appended to $memory.
+runs_of_point() {
+  local p=$1 bytes=$2 i
+  shift 2
+  for ((i = 0; i < runs; i++)); do
+    if ((walk)); then
+      "$walker" --algorithm auto --calibration "$calibration" "$@" --block-bytes "$bytes" \
+        --rank 0 --rank $((p / 2)) --rank $((p - 1))
+    else
+      /usr/bin/time -f "%M" -a -o "$memory" "$plan" --algorithm auto --choose-only "$@" \
         --block-bytes "$bytes" --calibration "$calibration" --format json
-    done | python3 -c '
+    fi
+  done
+}
+
+# A point's row, from its runs on standard input.
+choice_row='
 import json, sys
 text = sys.stdin.read()
 runs, decoder, at = [], json.JSONDecoder(), 0
@@ -92,7 +109,35 @@ peak_mb = max(int(line) for line in open(sys.argv[1]) if line.strip()) / 1024
 print("| %d | %d | %s | %.2f | %.2f | %.2f | %.1f |" % (runs[0]["np"], runs[0]["block_bytes"], runs[0]["auto"]["chosen"],
       best(lambda r: r["machine_us"]), best(lambda r: r["auto"]["choose_us"]), best(lambda r: r["rank_schedule_us"]),
       peak_mb))
-' "$memory"
+'
+walk_row='
+import json, sys
+lines = [json.loads(line) for line in sys.stdin if line.strip()]
+runs = [lines[i:i + 3] for i in range(0, len(lines), 3)]  # three ranks a run
+def best(key):  # the slowest rank of each run, the best run
+    return min(max(key(r) for r in run) for run in runs)
+first = lines[0]
+print("| %d | %d | %s | %d | %.2f | %.2f | %.1f | %.1f | %.1f | %.0f | %.1f |" % (
+    first["p"], first["block_bytes"], first["algorithm"], max(r["sends"] + r["receives"] for r in lines),
+    best(lambda r: r["choose_us"]) / 1e3, best(lambda r: r["rank_schedule_us"] + r["execution_plan_us"]) / 1e3,
+    best(lambda r: r["first_walk_us"]), best(lambda r: r["repeated_walk_us"]), best(lambda r: r["bare_loop_us"]),
+    max(r["plan_bytes"] for r in lines) / 1024, max(r["peak_rss_kib"] for r in lines) / 1024))
+'
+if ((walk)); then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # a singleton MPI process
+  row=$walk_row
+  echo "| p | block | chosen | messages | choose (ms) | schedule + plan (ms) | first walk (us) | repeated call (us) | bare loop (us) | plan (KiB) | peak memory (MB) |"
+  echo "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+else
+  row=$choice_row
+  echo "| p | block | chosen | machine (ms) | choose (ms) | rank's schedule (ms) | peak memory (MB) |"
+  echo "| ---: | ---: | --- | ---: | ---: | ---: | ---: |"
+fi
+for p in $ranks; do
+  spec=$(machine_of "$p") || exit 2
+  read -ra machine <<<"$spec"
+  for bytes in $sizes; do
+    runs_of_point "$p" "$bytes" "${machine[@]}" | python3 -c "$row" "$memory"
     : >"$memory"
   done
 done
