@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <queue>
 #include <stdexcept>
 #include <tuple>
@@ -32,59 +33,85 @@ std::size_t FluidNetwork::add(FlowClass flows) {
       throw std::invalid_argument("a fluid flow uses an unknown capacity");
     }
   }
-  flows.start_us = std::max(flows.start_us, now_us_);
-  flows_.push_back(std::move(flows));
-  ids_.push_back(classes_added_);
+  const std::size_t route = route_of(flows);
+  const Moving moving{0.0, flows.bytes, flows.count, flows.due, classes_added_};
+  route_of_id_.push_back(static_cast<int>(route));
+  ++unfinished_;
+  ++unfinished_by_due_[flows.due];
+  if (flows.start_us <= now_us_ + kSameMomentUs) {
+    begin_moving(route, moving);
+  } else {
+    waiting_.push_back({flows.start_us, route, moving});
+    std::push_heap(waiting_.begin(), waiting_.end(), std::greater<>());
+  }
   return classes_added_++;
 }
 
-bool FluidNetwork::started(const FlowClass& flows) const { return flows.start_us <= now_us_ + kSameMomentUs; }
+// The route of a class: its capacities and uses per flow, penalty and cap.
+std::size_t FluidNetwork::route_of(const FlowClass& flows) {
+  std::vector<std::pair<int, double>> uses;
+  uses.reserve(flows.uses.size());
+  for (const FlowUse& use : flows.uses) uses.emplace_back(use.capacity, use.flows_per_link / flows.count);
+  auto [at, added] = route_index_.try_emplace({std::move(uses), flows.penalty, flows.rate_cap}, routes_.size());
+  if (added) {
+    Route& route = routes_.emplace_back();
+    for (const auto& [capacity, per_flow] : std::get<0>(at->first)) route.uses.push_back({capacity, per_flow});
+    route.penalty = flows.penalty;
+    route.rate_cap = flows.rate_cap;
+    rate_.push_back(0.0);
+  }
+  return at->second;
+}
 
-// Weighted progressive filling: every unfixed class's rate rises as level / penalty; the first
-// capacity that fills (or the first class that reaches its cap) fixes its classes at that
-// level, which then leave their rate's worth of every capacity they use to the others. The
-// capacities wait in a heap by the level at which they fill (an entry goes stale when a class
-// through the capacity is fixed), and the capped classes in order of the level of their cap: a
-// sharing costs O(classes x uses x log capacities).
+void FluidNetwork::begin_moving(std::size_t r, Moving flows) {
+  Route& route = routes_[r];
+  if (route.moving.empty()) {
+    in_flight_.push_back(r);
+    if (std::isfinite(route.rate_cap)) {
+      const std::pair<double, std::size_t> entry{route.rate_cap * route.penalty, r};
+      capped_in_flight_.insert(std::lower_bound(capped_in_flight_.begin(), capped_in_flight_.end(), entry), entry);
+    }
+  }
+  flows.ends_at = route.moved + flows.bytes;
+  route.count += flows.count;
+  route.moving.push_back(flows);
+  std::push_heap(route.moving.begin(), route.moving.end(), std::greater<>());
+}
+
+// Weighted progressive filling over the routes in flight: every unfixed route's rate rises as
+// level / penalty; the first capacity that fills (or the first route that reaches its cap)
+// fixes its routes at that level, which then leave their rate's worth of every capacity they
+// use to the others. The capacities wait in a heap by the level at which they fill (an entry
+// goes stale when a route through the capacity is fixed), and the capped routes in order of the
+// level of their cap: a sharing costs O(routes x uses x log capacities).
 void FluidNetwork::share() {
-  const std::size_t n = flows_.size(), capacities = capacity_.size();
-  rate_.assign(n, 0.0);
+  const std::size_t n = in_flight_.size(), capacities = capacity_.size();
   left_ = capacity_;
   weight_.assign(capacities, 0.0);
   users_.assign(capacities, 0);
   version_.assign(capacities, 0);
-  fixed_.assign(n, 1);
-  capped_.clear();
-  std::size_t unfixed = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!started(flows_[i])) continue;
-    fixed_[i] = 0;
-    ++unfixed;
-    for (const FlowUse& use : flows_[i].uses) {
-      weight_[static_cast<std::size_t>(use.capacity)] += use.flows_per_link / flows_[i].penalty;
+  fixed_.assign(n, 0);
+  std::size_t unfixed = n;
+  const auto route = [&](std::size_t k) -> const Route& { return routes_[in_flight_[k]]; };
+  for (std::size_t k = 0; k < n; ++k) {
+    routes_[in_flight_[k]].slot = k;
+    for (const FlowUse& use : route(k).uses) {
+      weight_[static_cast<std::size_t>(use.capacity)] += use.flows_per_link * route(k).count / route(k).penalty;
       ++users_[static_cast<std::size_t>(use.capacity)];
     }
-    if (std::isfinite(flows_[i].rate_cap)) capped_.push_back(i);
   }
-  // The classes through each capacity, contiguous per capacity.
+  // The routes through each capacity, contiguous per capacity.
   first_user_.assign(capacities + 1, 0);
   for (std::size_t c = 0; c < capacities; ++c)
     first_user_[c + 1] = first_user_[c] + static_cast<std::size_t>(users_[c]);
   user_.resize(first_user_[capacities]);
   std::vector<std::size_t> cursor(first_user_.begin(), first_user_.end() - 1);
-  for (std::size_t i = 0; i < n; ++i) {
-    if (fixed_[i]) continue;
-    for (const FlowUse& use : flows_[i].uses) user_[cursor[static_cast<std::size_t>(use.capacity)]++] = i;
+  for (std::size_t k = 0; k < n; ++k) {
+    for (const FlowUse& use : route(k).uses) user_[cursor[static_cast<std::size_t>(use.capacity)]++] = k;
   }
-  const auto cap_level = [&](std::size_t i) { return flows_[i].rate_cap * flows_[i].penalty; };
-  // A heap, not a sort: few caps bind in most sharings.
-  const auto later_cap = [&](std::size_t a, std::size_t b) { return cap_level(a) > cap_level(b); };
-  std::make_heap(capped_.begin(), capped_.end(), later_cap);
-  std::size_t capped_left = capped_.size();
-  const auto pop_capped = [&] {
-    std::pop_heap(capped_.begin(), capped_.begin() + static_cast<std::ptrdiff_t>(capped_left), later_cap);
-    return capped_[--capped_left];
-  };
+  // The capped routes in flight, lowest cap first (kept in order as routes come and go).
+  std::size_t next_capped = 0;
+  const auto capped_slot = [&] { return routes_[capped_in_flight_[next_capped].second].slot; };
 
   using Entry = std::tuple<double, std::size_t, unsigned>;  // (level, capacity, version)
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> filling;
@@ -92,18 +119,19 @@ void FluidNetwork::share() {
     if (users_[c] > 0 && weight_[c] > 0.0) filling.emplace(std::max(left_[c], 0.0) / weight_[c], c, version_[c]);
   };
   for (std::size_t c = 0; c < capacities; ++c) push(c);
-  // Fixing a class changes the level of the capacities it uses: they go back into the heap
-  // once per batch of classes fixed together.
+  // Fixing a route changes the level of the capacities it uses: they go back into the heap
+  // once per batch of routes fixed together.
   std::vector<std::size_t>& touched = touched_;
   touched.clear();
-  const auto fix = [&](std::size_t i, double rate) {
-    rate_[i] = rate;
-    fixed_[i] = 1;
+  const auto fix = [&](std::size_t k, double rate) {
+    rate_[in_flight_[k]] = rate;
+    fixed_[k] = 1;
     --unfixed;
-    for (const FlowUse& use : flows_[i].uses) {
+    const Route& fixed = route(k);
+    for (const FlowUse& use : fixed.uses) {
       const auto c = static_cast<std::size_t>(use.capacity);
-      if (std::isfinite(rate)) left_[c] -= use.flows_per_link * rate;
-      weight_[c] -= use.flows_per_link / flows_[i].penalty;
+      if (std::isfinite(rate)) left_[c] -= use.flows_per_link * fixed.count * rate;
+      weight_[c] -= use.flows_per_link * fixed.count / fixed.penalty;
       --users_[c];
       ++version_[c];
       touched.push_back(c);
@@ -118,74 +146,97 @@ void FluidNetwork::share() {
   while (unfixed > 0) {
     while (!filling.empty() && std::get<2>(filling.top()) != version_[std::get<1>(filling.top())]) filling.pop();
     const double level = filling.empty() ? kInfinity : std::get<0>(filling.top());
-    while (capped_left > 0 && fixed_[capped_.front()]) pop_capped();
-    const double capped = capped_left > 0 ? cap_level(capped_.front()) : kInfinity;
+    while (next_capped < capped_in_flight_.size() && fixed_[capped_slot()]) ++next_capped;
+    const double capped = next_capped < capped_in_flight_.size() ? capped_in_flight_[next_capped].first : kInfinity;
     if (capped <= level && std::isfinite(capped)) {
-      while (capped_left > 0 && cap_level(capped_.front()) <= capped * (1.0 + 1e-12)) {
-        const std::size_t i = pop_capped();
-        if (!fixed_[i]) fix(i, flows_[i].rate_cap);
+      for (; next_capped < capped_in_flight_.size() && capped_in_flight_[next_capped].first <= capped * (1.0 + 1e-12);
+           ++next_capped) {
+        const std::size_t k = capped_slot();
+        if (!fixed_[k]) fix(k, route(k).rate_cap);
       }
       requeue();
     } else if (std::isfinite(level)) {
       const std::size_t tight = std::get<1>(filling.top());
       filling.pop();
-      for (std::size_t k = first_user_[tight]; k < first_user_[tight + 1]; ++k) {
-        const std::size_t i = user_[k];
-        if (!fixed_[i]) fix(i, level / flows_[i].penalty);
+      for (std::size_t u = first_user_[tight]; u < first_user_[tight + 1]; ++u) {
+        const std::size_t k = user_[u];
+        if (!fixed_[k]) fix(k, level / route(k).penalty);
       }
       requeue();
     } else {
       // Neither a capacity nor a cap holds what is left: it ends at once.
-      for (std::size_t i = 0; i < n; ++i) {
-        if (!fixed_[i]) fix(i, kInfinity);
+      for (std::size_t k = 0; k < n; ++k) {
+        if (!fixed_[k]) fix(k, kInfinity);
       }
     }
   }
 }
 
 double FluidNetwork::next_event_us() const {
-  double next = kInfinity;
-  for (std::size_t i = 0; i < flows_.size(); ++i) {
-    const FlowClass& flows = flows_[i];
-    if (!started(flows)) {
-      next = std::min(next, flows.start_us);
-    } else if (rate_[i] > 0.0) {
-      next = std::min(next, now_us_ + (std::isfinite(rate_[i]) ? flows.bytes / rate_[i] : 0.0));
-    }
+  double next = waiting_.empty() ? kInfinity : waiting_.front().start_us;
+  for (std::size_t r : in_flight_) {
+    const double rate = rate_[r];
+    if (!(rate > 0.0)) continue;
+    const Route& route = routes_[r];
+    const double left = std::max(route.moving.front().ends_at - route.moved, 0.0);
+    next = std::min(next, now_us_ + (std::isfinite(rate) ? left / rate : 0.0));
   }
   return next;
+}
+
+void FluidNetwork::finish(const Moving& flows, std::vector<std::size_t>* ended) {
+  if (ended != nullptr) ended->push_back(flows.id);
+  route_of_id_[flows.id] = -1;
+  --unfinished_;
+  const auto due = unfinished_by_due_.find(flows.due);
+  if (--due->second == 0) unfinished_by_due_.erase(due);
 }
 
 void FluidNetwork::advance(double us, std::vector<std::size_t>* ended) {
   us = std::max(us, 0.0);
   std::size_t kept = 0;
-  for (std::size_t i = 0; i < flows_.size(); ++i) {
-    FlowClass& flows = flows_[i];
-    if (started(flows) && rate_[i] > 0.0) {
-      const double moved = std::isfinite(rate_[i]) ? rate_[i] * us : flows.bytes;
+  for (std::size_t k = 0; k < in_flight_.size(); ++k) {
+    const std::size_t r = in_flight_[k];
+    Route& route = routes_[r];
+    const double rate = rate_[r];
+    if (rate > 0.0) {
+      if (std::isfinite(rate)) route.moved += rate * us;
       // Done when what is left is a rounding of what it moved (the event was its end), or would
       // take less than a moment: at a late clock a moment is below its rounding, and a flow
       // left with a few rounded bytes would never see the clock move on to its end.
-      const double left = flows.bytes - moved;
-      if (left <= 1e-9 * (flows.bytes + 1.0) || left <= rate_[i] * kSameMomentUs) {
-        if (ended != nullptr) ended->push_back(ids_[i]);
-        continue;
+      while (!route.moving.empty()) {
+        const Moving& first = route.moving.front();
+        const double left = first.ends_at - route.moved;
+        if (std::isfinite(rate) && left > 1e-9 * (first.bytes + 1.0) && left > rate * kSameMomentUs) break;
+        std::pop_heap(route.moving.begin(), route.moving.end(), std::greater<>());
+        route.count -= route.moving.back().count;
+        finish(route.moving.back(), ended);
+        route.moving.pop_back();
       }
-      flows.bytes -= moved;
     }
-    if (kept != i) {
-      flows_[kept] = std::move(flows);
-      ids_[kept] = ids_[i];
+    if (route.moving.empty()) {
+      route.count = 0.0;
+      route.moved = 0.0;
+      rate_[r] = 0.0;
+      if (std::isfinite(route.rate_cap)) {
+        const std::pair<double, std::size_t> entry{route.rate_cap * route.penalty, r};
+        capped_in_flight_.erase(std::lower_bound(capped_in_flight_.begin(), capped_in_flight_.end(), entry));
+      }
+    } else {
+      in_flight_[kept++] = r;
     }
-    ++kept;
   }
-  flows_.resize(kept);
-  ids_.resize(kept);
+  in_flight_.resize(kept);
   now_us_ += us;
+  while (!waiting_.empty() && waiting_.front().start_us <= now_us_ + kSameMomentUs) {
+    std::pop_heap(waiting_.begin(), waiting_.end(), std::greater<>());
+    begin_moving(waiting_.back().route, waiting_.back().flows);
+    waiting_.pop_back();
+  }
 }
 
 double FluidNetwork::step(double limit_us, std::vector<std::size_t>* ended) {
-  if (flows_.empty()) {
+  if (unfinished_ == 0) {
     if (std::isfinite(limit_us) && limit_us > now_us_) now_us_ = limit_us;
     return std::isfinite(limit_us) ? now_us_ : kInfinity;
   }
@@ -198,10 +249,7 @@ double FluidNetwork::step(double limit_us, std::vector<std::size_t>* ended) {
 }
 
 double FluidNetwork::run_through(std::size_t round) {
-  const auto pending = [&] {
-    return std::any_of(flows_.begin(), flows_.end(), [&](const FlowClass& flows) { return flows.due <= round; });
-  };
-  while (pending()) step(kInfinity);
+  while (!unfinished_by_due_.empty() && unfinished_by_due_.begin()->first <= round) step(kInfinity);
   return now_us_;
 }
 
@@ -211,7 +259,13 @@ void FluidNetwork::run_until(double us) {
 
 std::vector<double> FluidNetwork::rates_now() {
   share();
-  return rate_;
+  std::vector<char> waiting(classes_added_, 0);
+  for (const Waiting& w : waiting_) waiting[w.flows.id] = 1;
+  std::vector<double> rates;
+  for (std::size_t id = 0; id < classes_added_; ++id) {
+    if (route_of_id_[id] >= 0) rates.push_back(waiting[id] ? 0.0 : rate_[static_cast<std::size_t>(route_of_id_[id])]);
+  }
+  return rates;
 }
 
 }  // namespace topocoll

@@ -12,10 +12,21 @@
 // spreads evenly over them, which symmetric schedules on symmetric platforms do; read with one
 // capacity per link, the model is plain max-min. Either way its work grows with the classes,
 // not with the flows: a total exchange of p ranks is a few classes per rank read.
+//
+// Inside, the classes of one route (the same capacities, uses per flow, penalty and cap) are
+// shared as one, whatever their bytes and starts: max-min gives every flow of a route the same
+// rate, so they differ only in when they end. Each route keeps the bytes one of its flows has
+// moved since it was first used, and each flow ends when that reaches what it stood at the
+// flow's start plus the flow's bytes (a heap by that mark). A sharing then costs
+// O(routes in flight), not O(classes in flight): skewed traffic, whose flows rarely end
+// together, keeps as few routes in flight as there are pairs of hosts.
 #pragma once
 
 #include <cstddef>
 #include <limits>
+#include <map>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace topocoll {
@@ -43,7 +54,7 @@ class FluidNetwork {
   // class's id (0, 1, 2... in the order added), which step() reports when its flows end.
   std::size_t add(FlowClass flows);
   double now_us() const { return now_us_; }
-  bool idle() const { return flows_.empty(); }
+  bool idle() const { return unfinished_ == 0; }
   // Shares the capacities and lets time pass to the next start or end of a class, or to `limit_us`
   // if that comes first; the ids of the classes that ended are appended to `ended`. Returns the
   // time reached (infinity when no flow is left and `limit_us` is infinite).
@@ -61,17 +72,52 @@ class FluidNetwork {
   std::vector<double> rates_now();
 
  private:
+  // A class still moving data: its flows stand at its route's `moved` mark when they began.
+  struct Moving {
+    double ends_at = 0.0;  // the route's mark at which its flows have moved their bytes
+    double bytes = 0.0;    // each flow's bytes, for the end's rounding
+    double count = 1.0;
+    std::size_t due = 0;
+    std::size_t id = 0;
+    friend bool operator>(const Moving& a, const Moving& b) { return a.ends_at > b.ends_at; }
+  };
+  struct Route {
+    std::vector<FlowUse> uses;  // per flow
+    double penalty = 1.0;
+    double rate_cap = std::numeric_limits<double>::infinity();
+    double count = 0.0;          // flows moving now
+    double moved = 0.0;          // bytes one flow of the route has moved since `moving` was last empty
+    std::vector<Moving> moving;  // a heap, earliest end first
+    std::size_t slot = 0;        // its place among the routes in flight, during a sharing
+  };
+  struct Waiting {
+    double start_us = 0.0;
+    std::size_t route = 0;
+    Moving flows;
+    friend bool operator>(const Waiting& a, const Waiting& b) { return a.start_us > b.start_us; }
+  };
+
+  std::size_t route_of(const FlowClass& flows);
+  void begin_moving(std::size_t route, Moving flows);
   void share();
-  // Moves every flow on by `us` at its rate; drops the finished ones (their ids into `ended`).
+  // Moves every route on by `us` at its rate; the classes that end are dropped (their ids into
+  // `ended`), and those whose start has come begin to move.
   void advance(double us, std::vector<std::size_t>* ended);
-  bool started(const FlowClass& flows) const;
   // The next start or end of a class after now (infinity when nothing moves or waits).
   double next_event_us() const;
+  void finish(const Moving& flows, std::vector<std::size_t>* ended);
 
   std::vector<double> capacity_;  // bytes/us per link
-  std::vector<FlowClass> flows_;
-  std::vector<std::size_t> ids_;  // of flows_[i]
-  std::vector<double> rate_;      // per flow of flows_[i]
+  std::vector<Route> routes_;
+  std::map<std::tuple<std::vector<std::pair<int, double>>, double, double>, std::size_t> route_index_;
+  std::vector<std::size_t> in_flight_;  // routes with flows moving
+  // Those of them with a cap, by the level at which it binds (cap x penalty), then route.
+  std::vector<std::pair<double, std::size_t>> capped_in_flight_;
+  std::vector<Waiting> waiting_;  // a heap, earliest start first
+  std::vector<double> rate_;      // per flow of routes_[i]
+  std::vector<int> route_of_id_;  // per class id: its route, or -1 once ended (rates_now)
+  std::map<std::size_t, std::size_t> unfinished_by_due_;
+  std::size_t unfinished_ = 0;
   double now_us_ = 0.0;
   std::size_t events_ = 0;
   std::size_t classes_added_ = 0;
@@ -79,7 +125,7 @@ class FluidNetwork {
   std::vector<double> left_, weight_;
   std::vector<int> users_;
   std::vector<unsigned> version_;
-  std::vector<std::size_t> first_user_, user_, capped_, touched_;
+  std::vector<std::size_t> first_user_, user_, touched_;
   std::vector<char> fixed_;
 };
 

@@ -79,6 +79,32 @@ TEST(FluidShare, AClassOverLinksAlikeLoadsEachWithItsShare) {
   EXPECT_NEAR(alone.run_through(0), 6.0, 1e-9);
 }
 
+// Flows of one route share it as one (they always move at one rate) yet end one by one, each
+// when it has moved its own bytes, whatever their bytes and starts. A (10 B), B (30 B) and D
+// (40 B, over a second, wide link) start together on a link of 10 B/us: 10/3 each. C (5 B, A's
+// and B's route) starts at 1 us: 2.5 each; C ends at 3 us, A at 3.5 (3.33 each), then B and D
+// at 5 each until B ends at 7.5, and D alone at 8.5.
+TEST(FluidShare, FlowsOfOneRouteEndOneByOneWhateverTheirBytesAndStarts) {
+  FluidNetwork fluid;
+  const int link = fluid.add_capacity(10.0);
+  const int wide = fluid.add_capacity(100.0);
+  fluid.add({1.0, 10.0, 0.0, 1.0, kNoCap(), 0, {{link, 1.0}}});
+  fluid.add({1.0, 30.0, 0.0, 1.0, kNoCap(), 0, {{link, 1.0}}});
+  fluid.add({1.0, 5.0, 1.0, 1.0, kNoCap(), 0, {{link, 1.0}}});
+  fluid.add({1.0, 40.0, 0.0, 1.0, kNoCap(), 0, {{link, 1.0}, {wide, 1.0}}});
+  std::vector<double> end(4, -1.0);
+  std::vector<std::size_t> ended;
+  while (!fluid.idle()) {
+    ended.clear();
+    const double now = fluid.step(kNoCap(), &ended);
+    for (std::size_t id : ended) end[id] = now;
+  }
+  EXPECT_NEAR(end[0], 3.5, 1e-9);
+  EXPECT_NEAR(end[1], 7.5, 1e-9);
+  EXPECT_NEAR(end[2], 3.0, 1e-9);
+  EXPECT_NEAR(end[3], 8.5, 1e-9);
+}
+
 TEST(FluidShare, RefusesAnUnknownCapacity) {
   FluidNetwork fluid;
   EXPECT_THROW(fluid.add({1.0, 1.0, 0.0, 1.0, kNoCap(), 0, {{3, 1.0}}}), std::invalid_argument);
