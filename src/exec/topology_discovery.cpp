@@ -81,7 +81,7 @@ MaybeFailure slurm_topology(const std::vector<std::string>& addresses, std::opti
 
 }  // namespace
 
-MaybeFailure StringGather::start(MPI_Comm comm, std::string mine, const char* what) {
+void StringGather::begin(MPI_Comm comm, std::string mine, const char* what) {
   comm_ = comm;
   what_ = what;
   mine_ = std::move(mine);
@@ -90,8 +90,27 @@ MaybeFailure StringGather::start(MPI_Comm comm, std::string mine, const char* wh
   length_ = static_cast<int>(mine_.size());
   lengths_.assign(static_cast<std::size_t>(size), 0);
   offsets_.assign(static_cast<std::size_t>(size), 0);
+}
+
+MaybeFailure StringGather::start(MPI_Comm comm, std::string mine, const char* what) {
+  begin(comm, std::move(mine), what);
   const int rc = MPI_Iallgather(&length_, 1, MPI_INT, lengths_.data(), 1, MPI_INT, comm, &request_);
   if (rc != MPI_SUCCESS) return mpi_call_failure("MPI_Iallgather", rc);
+  return std::nullopt;
+}
+
+MaybeFailure StringGather::gather(MPI_Comm comm, std::string mine, const char* what) {
+  begin(comm, std::move(mine), what);
+  if (const int rc = MPI_Allgather(&length_, 1, MPI_INT, lengths_.data(), 1, MPI_INT, comm); rc != MPI_SUCCESS) {
+    return mpi_call_failure("MPI_Allgather", rc);
+  }
+  if (auto failure = lay_out()) return failure;
+  if (const int rc = MPI_Allgatherv(mine_.data(), length_, MPI_CHAR, chars_.data(), lengths_.data(), offsets_.data(),
+                                    MPI_CHAR, comm_);
+      rc != MPI_SUCCESS) {
+    return mpi_call_failure("MPI_Allgatherv", rc);
+  }
+  gathering_chars_ = true;
   return std::nullopt;
 }
 
@@ -104,30 +123,23 @@ bool StringGather::test(MaybeFailure& failure) {
   return done != 0 && completed(failure);
 }
 
-MaybeFailure StringGather::wait() {
-  MaybeFailure failure;
-  // Waited for, never tested once complete: SMPI's MPI_Test of a null request says "not done".
-  do {
-    if (const int rc = MPI_Wait(&request_, MPI_STATUS_IGNORE); rc != MPI_SUCCESS) {
-      return mpi_call_failure(gathering_chars_ ? "MPI_Iallgatherv" : "MPI_Iallgather", rc);
-    }
-  } while (!completed(failure));
-  return failure;
-}
-
-bool StringGather::completed(MaybeFailure& failure) {
-  if (gathering_chars_) return true;
-  // The lengths are in: the characters follow.
+MaybeFailure StringGather::lay_out() {
   long long total = 0;
   for (std::size_t r = 0; r < lengths_.size(); ++r) {
     offsets_[r] = static_cast<int>(total);
     total += lengths_[r];
     if (total > INT_MAX) {
-      failure = Failure{MPI_ERR_COUNT, std::string("the ranks' ") + what_ + " exceed 2^31 bytes together"};
-      return true;
+      return Failure{MPI_ERR_COUNT, std::string("the ranks' ") + what_ + " exceed 2^31 bytes together"};
     }
   }
   chars_.assign(static_cast<std::size_t>(total) + 1, '\0');
+  return std::nullopt;
+}
+
+bool StringGather::completed(MaybeFailure& failure) {
+  if (gathering_chars_) return true;
+  // The lengths are in: the characters follow.
+  if ((failure = lay_out())) return true;
   const int rc = MPI_Iallgatherv(mine_.data(), length_, MPI_CHAR, chars_.data(), lengths_.data(), offsets_.data(),
                                  MPI_CHAR, comm_, &request_);
   if (rc != MPI_SUCCESS) {
@@ -147,26 +159,31 @@ std::vector<std::string> StringGather::strings() const {
   return all;
 }
 
-MaybeFailure TopologyDiscovery::start(MPI_Comm comm, std::string spec) {
+// This rank's record: the host name, then (after a newline, which no host name holds) Slurm's
+// address where no spec is given.
+std::string TopologyDiscovery::record(MPI_Comm comm, std::string spec) {
   comm_ = comm;
   spec_ = std::move(spec);
-  // The record: the host name, then (after a newline, which no host name holds) Slurm's address.
   std::string mine = host_name_of_this_process();
   if (spec_.empty()) {
     if (std::string slurm = slurm_address_of_this_process(); !slurm.empty()) mine += '\n' + slurm;
   }
-  return records_.start(comm, std::move(mine), "host names and Slurm addresses");
+  return mine;
+}
+
+MaybeFailure TopologyDiscovery::start(MPI_Comm comm, std::string spec) {
+  return records_.start(comm, record(comm, std::move(spec)), kRecords);
+}
+
+MaybeFailure TopologyDiscovery::run(MPI_Comm comm, std::string spec) {
+  if (auto failure = records_.gather(comm, record(comm, std::move(spec)), kRecords)) return failure;
+  return finish();
 }
 
 bool TopologyDiscovery::test(MaybeFailure& failure) {
   if (!records_.test(failure)) return false;
   if (!failure) failure = finish();
   return true;
-}
-
-MaybeFailure TopologyDiscovery::wait() {
-  if (auto failure = records_.wait()) return failure;
-  return finish();
 }
 
 MaybeFailure TopologyDiscovery::finish() {
@@ -211,16 +228,14 @@ MaybeFailure TopologyDiscovery::finish() {
 MaybeFailure discover_placement(MPI_Comm comm, RankPlacement& placement) {
   if (auto failure = world_ranks(comm, placement)) return failure;
   StringGather names;
-  if (auto failure = names.start(comm, host_name_of_this_process(), "host names")) return failure;
-  if (auto failure = names.wait()) return failure;
+  if (auto failure = names.gather(comm, host_name_of_this_process(), "host names")) return failure;
   placement.host = names.strings();
   return std::nullopt;
 }
 
 MaybeFailure discover_topology(MPI_Comm comm, const std::string& spec, Topology& topology) {
   TopologyDiscovery discovery;
-  if (auto failure = discovery.start(comm, spec)) return failure;
-  if (auto failure = discovery.wait()) return failure;
+  if (auto failure = discovery.run(comm, spec)) return failure;
   topology = discovery.take();
   return std::nullopt;
 }

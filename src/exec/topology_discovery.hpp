@@ -25,24 +25,33 @@ MaybeFailure discover_placement(MPI_Comm comm, RankPlacement& placement);
 // at fault; every rank reaches the same verdict when it reads the same spec.
 //
 // Every rank tells the others one record, its host name and Slurm address, in two collectives
-// (the records' lengths, MPI_Iallgather; then the records, MPI_Iallgatherv), which the discovery
-// starts and tests: a nonblocking collective's start can run it step by step without waiting.
-// Every rank's string, in rank order, on every rank, without waiting: the lengths
-// (MPI_Iallgather), then the characters (MPI_Iallgatherv), so that a rank holds the sum of the
-// strings' lengths (host names: tens of bytes each), not p times the longest possible.
+// (the records' lengths, then the records). A blocking call's set-up runs them at once with the
+// MPI library's blocking MPI_Allgather and MPI_Allgatherv; a nonblocking collective's start,
+// which may not wait, starts MPI_Iallgather and MPI_Iallgatherv and tests them step by step.
+// The blocking ones are what scales: Open MPI's libnbc and SMPI run a nonblocking allgather
+// linearly (p - 1 messages a rank, and SMPI rescans them all at each completion: a first call of
+// 256 simulated ranks took 35 s of wall time in its set-up, 1024 ranks did not end in 15 min),
+// where MPI_Allgather takes about log p rounds.
+// Every rank's string, in rank order, on every rank: the lengths, then the characters, so that
+// a rank holds the sum of the strings' lengths (host names: tens of bytes each), not p times
+// the longest possible.
 class StringGather {
  public:
-  // Starts the first collective on `comm` (which must return errors, not abort). `what` names
-  // the strings in an error.
+  // Gathers at once (MPI_Allgather, MPI_Allgatherv); strings() then gives them. `comm` must
+  // return errors, not abort; `what` names the strings in an error.
+  MaybeFailure gather(MPI_Comm comm, std::string mine, const char* what);
+  // Starts the first nonblocking collective on `comm`, for test() to go on with.
   MaybeFailure start(MPI_Comm comm, std::string mine, const char* what);
   // True once the gather has ended, with `failure` set if it failed. False while a collective
   // is on its way.
   bool test(MaybeFailure& failure);
-  MaybeFailure wait();
   // Every rank's string, once ended.
   std::vector<std::string> strings() const;
 
  private:
+  void begin(MPI_Comm comm, std::string mine, const char* what);
+  // The lengths are in: each string's place, and room for all of them.
+  MaybeFailure lay_out();
   // The collective on its way has completed: true at the end, else the next one is posted.
   bool completed(MaybeFailure& failure);
 
@@ -58,15 +67,18 @@ class StringGather {
 
 class TopologyDiscovery {
  public:
-  // Starts the first collective on `comm` (which must return errors, not abort).
+  // Discovers at once, with blocking collectives; take() then gives the topology.
+  MaybeFailure run(MPI_Comm comm, std::string spec);
+  // Starts the first nonblocking collective on `comm` (which must return errors, not abort).
   MaybeFailure start(MPI_Comm comm, std::string spec);
   // True once the discovery has ended: then `failure` says why it failed, or take() gives the
   // topology. False while a collective is on its way.
   bool test(MaybeFailure& failure);
-  MaybeFailure wait();
   Topology take() { return std::move(topology_); }
 
  private:
+  static constexpr const char* kRecords = "host names and Slurm addresses";
+  std::string record(MPI_Comm comm, std::string spec);
   // The records gathered: the topology they give.
   MaybeFailure finish();
 
@@ -76,7 +88,7 @@ class TopologyDiscovery {
   Topology topology_;
 };
 
-// Discovers it at once: start, then wait.
+// Discovers it at once (TopologyDiscovery::run).
 MaybeFailure discover_topology(MPI_Comm comm, const std::string& spec, Topology& topology);
 
 }  // namespace topocoll::exec
