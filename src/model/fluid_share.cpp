@@ -6,6 +6,7 @@
 #include <queue>
 #include <stdexcept>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 namespace topocoll {
@@ -58,24 +59,31 @@ std::size_t FluidNetwork::route_of(const FlowClass& flows) {
     for (const auto& [capacity, per_flow] : std::get<0>(at->first)) route.uses.push_back({capacity, per_flow});
     route.penalty = flows.penalty;
     route.rate_cap = flows.rate_cap;
-    rate_.push_back(0.0);
   }
   return at->second;
 }
 
+// InFlight points into a route's uses: routes_ must move its routes, never copy them.
+static_assert(std::is_nothrow_move_constructible_v<std::vector<FlowUse>>);
+
 void FluidNetwork::begin_moving(std::size_t r, Moving flows) {
   Route& route = routes_[r];
-  if (route.moving.empty()) {
-    in_flight_.push_back(r);
-    if (std::isfinite(route.rate_cap)) {
-      const std::pair<double, std::size_t> entry{route.rate_cap * route.penalty, r};
-      capped_in_flight_.insert(std::lower_bound(capped_in_flight_.begin(), capped_in_flight_.end(), entry), entry);
-    }
+  if (route.slot == kNoSlot) {
+    route.slot = in_flight_.size();
+    InFlight& added = in_flight_.emplace_back();
+    added.route = r;
+    added.uses = route.uses.data();
+    added.uses_end = route.uses.data() + route.uses.size();
+    added.penalty = route.penalty;
+    added.rate_cap = route.rate_cap;
   }
-  flows.ends_at = route.moved + flows.bytes;
-  route.count += flows.count;
+  InFlight& f = in_flight_[route.slot];
+  flows.ends_at = f.moved + flows.bytes;
+  f.count += flows.count;
   route.moving.push_back(flows);
   std::push_heap(route.moving.begin(), route.moving.end(), std::greater<>());
+  f.next_end = route.moving.front().ends_at;
+  f.next_bytes = route.moving.front().bytes;
 }
 
 // Weighted progressive filling over the routes in flight: every unfixed route's rate rises as
@@ -91,14 +99,17 @@ void FluidNetwork::share() {
   users_.assign(capacities, 0);
   version_.assign(capacities, 0);
   fixed_.assign(n, 0);
+  capped_.clear();
   std::size_t unfixed = n;
-  const auto route = [&](std::size_t k) -> const Route& { return routes_[in_flight_[k]]; };
+  const auto route = [&](std::size_t k) -> const InFlight& { return in_flight_[k]; };
   for (std::size_t k = 0; k < n; ++k) {
-    routes_[in_flight_[k]].slot = k;
-    for (const FlowUse& use : route(k).uses) {
-      weight_[static_cast<std::size_t>(use.capacity)] += use.flows_per_link * route(k).count / route(k).penalty;
-      ++users_[static_cast<std::size_t>(use.capacity)];
+    const InFlight& f = route(k);
+    const double weight = f.count / f.penalty;
+    for (const FlowUse* use = f.uses; use != f.uses_end; ++use) {
+      weight_[static_cast<std::size_t>(use->capacity)] += use->flows_per_link * weight;
+      ++users_[static_cast<std::size_t>(use->capacity)];
     }
+    if (std::isfinite(f.rate_cap)) capped_.push_back(k);
   }
   // The routes through each capacity, contiguous per capacity.
   first_user_.assign(capacities + 1, 0);
@@ -107,11 +118,19 @@ void FluidNetwork::share() {
   user_.resize(first_user_[capacities]);
   std::vector<std::size_t> cursor(first_user_.begin(), first_user_.end() - 1);
   for (std::size_t k = 0; k < n; ++k) {
-    for (const FlowUse& use : route(k).uses) user_[cursor[static_cast<std::size_t>(use.capacity)]++] = k;
+    for (const FlowUse* use = route(k).uses; use != route(k).uses_end; ++use) {
+      user_[cursor[static_cast<std::size_t>(use->capacity)]++] = k;
+    }
   }
-  // The capped routes in flight, lowest cap first (kept in order as routes come and go).
-  std::size_t next_capped = 0;
-  const auto capped_slot = [&] { return routes_[capped_in_flight_[next_capped].second].slot; };
+  const auto cap_level = [&](std::size_t k) { return route(k).rate_cap * route(k).penalty; };
+  // A heap, not a sort: few caps bind in most sharings.
+  const auto later_cap = [&](std::size_t a, std::size_t b) { return cap_level(a) > cap_level(b); };
+  std::make_heap(capped_.begin(), capped_.end(), later_cap);
+  std::size_t capped_left = capped_.size();
+  const auto pop_capped = [&] {
+    std::pop_heap(capped_.begin(), capped_.begin() + static_cast<std::ptrdiff_t>(capped_left), later_cap);
+    return capped_[--capped_left];
+  };
 
   using Entry = std::tuple<double, std::size_t, unsigned>;  // (level, capacity, version)
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> filling;
@@ -124,14 +143,15 @@ void FluidNetwork::share() {
   std::vector<std::size_t>& touched = touched_;
   touched.clear();
   const auto fix = [&](std::size_t k, double rate) {
-    rate_[in_flight_[k]] = rate;
+    InFlight& fixed = in_flight_[k];
+    fixed.rate = rate;
     fixed_[k] = 1;
     --unfixed;
-    const Route& fixed = route(k);
-    for (const FlowUse& use : fixed.uses) {
-      const auto c = static_cast<std::size_t>(use.capacity);
-      if (std::isfinite(rate)) left_[c] -= use.flows_per_link * fixed.count * rate;
-      weight_[c] -= use.flows_per_link * fixed.count / fixed.penalty;
+    const double weight = fixed.count / fixed.penalty, used = fixed.count * rate;
+    for (const FlowUse* use = fixed.uses; use != fixed.uses_end; ++use) {
+      const auto c = static_cast<std::size_t>(use->capacity);
+      if (std::isfinite(rate)) left_[c] -= use->flows_per_link * used;
+      weight_[c] -= use->flows_per_link * weight;
       --users_[c];
       ++version_[c];
       touched.push_back(c);
@@ -146,12 +166,11 @@ void FluidNetwork::share() {
   while (unfixed > 0) {
     while (!filling.empty() && std::get<2>(filling.top()) != version_[std::get<1>(filling.top())]) filling.pop();
     const double level = filling.empty() ? kInfinity : std::get<0>(filling.top());
-    while (next_capped < capped_in_flight_.size() && fixed_[capped_slot()]) ++next_capped;
-    const double capped = next_capped < capped_in_flight_.size() ? capped_in_flight_[next_capped].first : kInfinity;
+    while (capped_left > 0 && fixed_[capped_.front()]) pop_capped();
+    const double capped = capped_left > 0 ? cap_level(capped_.front()) : kInfinity;
     if (capped <= level && std::isfinite(capped)) {
-      for (; next_capped < capped_in_flight_.size() && capped_in_flight_[next_capped].first <= capped * (1.0 + 1e-12);
-           ++next_capped) {
-        const std::size_t k = capped_slot();
+      while (capped_left > 0 && cap_level(capped_.front()) <= capped * (1.0 + 1e-12)) {
+        const std::size_t k = pop_capped();
         if (!fixed_[k]) fix(k, route(k).rate_cap);
       }
       requeue();
@@ -174,12 +193,9 @@ void FluidNetwork::share() {
 
 double FluidNetwork::next_event_us() const {
   double next = waiting_.empty() ? kInfinity : waiting_.front().start_us;
-  for (std::size_t r : in_flight_) {
-    const double rate = rate_[r];
-    if (!(rate > 0.0)) continue;
-    const Route& route = routes_[r];
-    const double left = std::max(route.moving.front().ends_at - route.moved, 0.0);
-    next = std::min(next, now_us_ + (std::isfinite(rate) ? left / rate : 0.0));
+  for (const InFlight& f : in_flight_) {
+    if (!(f.rate > 0.0)) continue;
+    next = std::min(next, now_us_ + (std::isfinite(f.rate) ? std::max(f.next_end - f.moved, 0.0) / f.rate : 0.0));
   }
   return next;
 }
@@ -194,39 +210,41 @@ void FluidNetwork::finish(const Moving& flows, std::vector<std::size_t>* ended) 
 
 void FluidNetwork::advance(double us, std::vector<std::size_t>* ended) {
   us = std::max(us, 0.0);
-  std::size_t kept = 0;
-  for (std::size_t k = 0; k < in_flight_.size(); ++k) {
-    const std::size_t r = in_flight_[k];
-    Route& route = routes_[r];
-    const double rate = rate_[r];
-    if (rate > 0.0) {
-      if (std::isfinite(rate)) route.moved += rate * us;
-      // Done when what is left is a rounding of what it moved (the event was its end), or would
-      // take less than a moment: at a late clock a moment is below its rounding, and a flow
-      // left with a few rounded bytes would never see the clock move on to its end.
-      while (!route.moving.empty()) {
-        const Moving& first = route.moving.front();
-        const double left = first.ends_at - route.moved;
-        if (std::isfinite(rate) && left > 1e-9 * (first.bytes + 1.0) && left > rate * kSameMomentUs) break;
-        std::pop_heap(route.moving.begin(), route.moving.end(), std::greater<>());
-        route.count -= route.moving.back().count;
-        finish(route.moving.back(), ended);
-        route.moving.pop_back();
+  bool emptied = false;
+  for (InFlight& f : in_flight_) {
+    if (!(f.rate > 0.0)) continue;
+    if (std::isfinite(f.rate)) f.moved += f.rate * us;
+    // Done when what is left is a rounding of what it moved (the event was its end), or would
+    // take less than a moment: at a late clock a moment is below its rounding, and a flow left
+    // with a few rounded bytes would never see the clock move on to its end.
+    const auto done = [&] {
+      const double left = f.next_end - f.moved;
+      return !std::isfinite(f.rate) || left <= 1e-9 * (f.next_bytes + 1.0) || left <= f.rate * kSameMomentUs;
+    };
+    if (!done()) continue;
+    Route& route = routes_[f.route];
+    while (!route.moving.empty() && done()) {
+      std::pop_heap(route.moving.begin(), route.moving.end(), std::greater<>());
+      f.count -= route.moving.back().count;
+      finish(route.moving.back(), ended);
+      route.moving.pop_back();
+      if (!route.moving.empty()) {
+        f.next_end = route.moving.front().ends_at;
+        f.next_bytes = route.moving.front().bytes;
       }
     }
-    if (route.moving.empty()) {
-      route.count = 0.0;
-      route.moved = 0.0;
-      rate_[r] = 0.0;
-      if (std::isfinite(route.rate_cap)) {
-        const std::pair<double, std::size_t> entry{route.rate_cap * route.penalty, r};
-        capped_in_flight_.erase(std::lower_bound(capped_in_flight_.begin(), capped_in_flight_.end(), entry));
-      }
-    } else {
-      in_flight_[kept++] = r;
-    }
+    emptied = emptied || route.moving.empty();
   }
-  in_flight_.resize(kept);
+  // The routes left with no flow moving leave, the last one taking each one's place.
+  for (std::size_t k = in_flight_.size(); emptied && k-- > 0;) {
+    if (!routes_[in_flight_[k].route].moving.empty()) continue;
+    routes_[in_flight_[k].route].slot = kNoSlot;
+    if (k + 1 != in_flight_.size()) {
+      in_flight_[k] = in_flight_.back();
+      routes_[in_flight_[k].route].slot = k;
+    }
+    in_flight_.pop_back();
+  }
   now_us_ += us;
   while (!waiting_.empty() && waiting_.front().start_us <= now_us_ + kSameMomentUs) {
     std::pop_heap(waiting_.begin(), waiting_.end(), std::greater<>());
@@ -263,7 +281,9 @@ std::vector<double> FluidNetwork::rates_now() {
   for (const Waiting& w : waiting_) waiting[w.flows.id] = 1;
   std::vector<double> rates;
   for (std::size_t id = 0; id < classes_added_; ++id) {
-    if (route_of_id_[id] >= 0) rates.push_back(waiting[id] ? 0.0 : rate_[static_cast<std::size_t>(route_of_id_[id])]);
+    if (route_of_id_[id] < 0) continue;
+    const Route& route = routes_[static_cast<std::size_t>(route_of_id_[id])];
+    rates.push_back(waiting[id] || route.slot == kNoSlot ? 0.0 : in_flight_[route.slot].rate);
   }
   return rates;
 }

@@ -81,14 +81,25 @@ class FluidNetwork {
     std::size_t id = 0;
     friend bool operator>(const Moving& a, const Moving& b) { return a.ends_at > b.ends_at; }
   };
+  // A route's cold part: what the sharing does not read at every event.
   struct Route {
     std::vector<FlowUse> uses;  // per flow
     double penalty = 1.0;
     double rate_cap = std::numeric_limits<double>::infinity();
-    double count = 0.0;          // flows moving now
-    double moved = 0.0;          // bytes one flow of the route has moved since `moving` was last empty
     std::vector<Moving> moving;  // a heap, earliest end first
-    std::size_t slot = 0;        // its place among the routes in flight, during a sharing
+    std::size_t slot = kNoSlot;  // its place in in_flight_, while it has flows moving
+  };
+  static constexpr std::size_t kNoSlot = static_cast<std::size_t>(-1);
+  // A route with flows moving, as every event reads it (kept side by side).
+  struct InFlight {
+    std::size_t route = 0;
+    const FlowUse* uses = nullptr;  // the route's (never changed once made)
+    const FlowUse* uses_end = nullptr;
+    double penalty = 1.0, rate_cap = 0.0;
+    double count = 0.0;                       // flows moving now
+    double moved = 0.0;                       // bytes one of its flows has moved since it last had none moving
+    double rate = 0.0;                        // per flow, as last shared
+    double next_end = 0.0, next_bytes = 0.0;  // the first of its classes to end: its mark, its bytes
   };
   struct Waiting {
     double start_us = 0.0;
@@ -110,11 +121,8 @@ class FluidNetwork {
   std::vector<double> capacity_;  // bytes/us per link
   std::vector<Route> routes_;
   std::map<std::tuple<std::vector<std::pair<int, double>>, double, double>, std::size_t> route_index_;
-  std::vector<std::size_t> in_flight_;  // routes with flows moving
-  // Those of them with a cap, by the level at which it binds (cap x penalty), then route.
-  std::vector<std::pair<double, std::size_t>> capped_in_flight_;
+  std::vector<InFlight> in_flight_;
   std::vector<Waiting> waiting_;  // a heap, earliest start first
-  std::vector<double> rate_;      // per flow of routes_[i]
   std::vector<int> route_of_id_;  // per class id: its route, or -1 once ended (rates_now)
   std::map<std::size_t, std::size_t> unfinished_by_due_;
   std::size_t unfinished_ = 0;
@@ -125,7 +133,7 @@ class FluidNetwork {
   std::vector<double> left_, weight_;
   std::vector<int> users_;
   std::vector<unsigned> version_;
-  std::vector<std::size_t> first_user_, user_, touched_;
+  std::vector<std::size_t> first_user_, user_, capped_, touched_;
   std::vector<char> fixed_;
 };
 
