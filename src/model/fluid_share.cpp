@@ -157,10 +157,15 @@ void FluidNetwork::share() {
       touched.push_back(c);
     }
   };
+  // Each touched capacity once (the heap orders them: pushing in any order pops the same).
+  queued_.assign(capacities, 0);
   const auto requeue = [&] {
-    std::sort(touched.begin(), touched.end());
-    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
-    for (std::size_t c : touched) push(c);
+    for (std::size_t c : touched) {
+      if (queued_[c]) continue;
+      queued_[c] = 1;
+      push(c);
+    }
+    for (std::size_t c : touched) queued_[c] = 0;
     touched.clear();
   };
   while (unfixed > 0) {

@@ -134,7 +134,7 @@ class FluidNetwork {
   std::vector<int> users_;
   std::vector<unsigned> version_;
   std::vector<std::size_t> first_user_, user_, capped_, touched_;
-  std::vector<char> fixed_;
+  std::vector<char> fixed_, queued_;
 };
 
 }  // namespace topocoll
