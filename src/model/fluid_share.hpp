@@ -16,8 +16,8 @@
 // Inside, the classes of one route (the same capacities, uses per flow, penalty and cap) are
 // shared as one, whatever their bytes and starts: max-min gives every flow of a route the same
 // rate, so they differ only in when they end. Each route keeps the bytes one of its flows has
-// moved since it was first used, and each flow ends when that reaches what it stood at the
-// flow's start plus the flow's bytes (a heap by that mark). A sharing then costs
+// moved since it last had none moving, and each class ends once that mark has grown by the
+// class's bytes since the class began (a heap by that end mark). A sharing then costs
 // O(routes in flight), not O(classes in flight): skewed traffic, whose flows rarely end
 // together, keeps as few routes in flight as there are pairs of hosts.
 #pragma once
