@@ -160,7 +160,7 @@ std::vector<std::string> StringGather::strings() const {
 }
 
 // This rank's record: the host name, then (after a newline, which no host name holds) Slurm's
-// address where no spec is given.
+// address where no spec is given. Keeps the communicator and spec for finish().
 std::string TopologyDiscovery::record(MPI_Comm comm, std::string spec) {
   comm_ = comm;
   spec_ = std::move(spec);
