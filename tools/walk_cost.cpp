@@ -15,7 +15,6 @@
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <iostream>
@@ -25,6 +24,7 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
+#include "bench_statistics.hpp"
 #include "exec/execution_plan.hpp"
 #include "exec/executor.hpp"
 #include "plan_machine.hpp"
@@ -39,12 +39,6 @@ using Clock = std::chrono::steady_clock;
 
 double us_since(Clock::time_point start) {
   return std::chrono::duration<double, std::micro>(Clock::now() - start).count();
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 // Heap bytes in use (glibc's count, MPI's allocations included).
@@ -150,8 +144,8 @@ bool measure_rank(const Options& options, const Problem& problem, const Algorith
          {"execution_plan_us", lower_us},
          {"first_walk_us", first_walk_us},
          {"first_call_us", choose_us + schedule_us + lower_us + first_walk_us},
-         {"repeated_walk_us", median(walk_us)},
-         {"bare_loop_us", median(bare_us)},
+         {"repeated_walk_us", *bench::median(walk_us)},
+         {"bare_loop_us", *bench::median(bare_us)},
          {"plan_bytes", plan_bytes},
          {"peak_rss_kib", usage.ru_maxrss}};
   return true;

@@ -63,10 +63,9 @@ std::size_t FluidNetwork::route_of(const FlowClass& flows) {
   return at->second;
 }
 
-// InFlight points into a route's uses: routes_ must move its routes, never copy them.
-static_assert(std::is_nothrow_move_constructible_v<std::vector<FlowUse>>);
-
 void FluidNetwork::begin_moving(std::size_t r, Moving flows) {
+  // InFlight points into a route's uses: routes_ must move its routes when it grows, never copy.
+  static_assert(std::is_nothrow_move_constructible_v<Route>);
   Route& route = routes_[r];
   if (route.slot == kNoSlot) {
     route.slot = in_flight_.size();
