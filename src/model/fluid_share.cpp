@@ -69,6 +69,7 @@ void FluidNetwork::begin_moving(std::size_t r, Moving flows) {
   Route& route = routes_[r];
   if (route.slot == kNoSlot) {
     route.slot = in_flight_.size();
+    if (std::isfinite(route.rate_cap)) capped_.emplace(route.rate_cap * route.penalty, r);
     InFlight& added = in_flight_.emplace_back();
     added.route = r;
     added.uses = route.uses.data();
@@ -88,9 +89,11 @@ void FluidNetwork::begin_moving(std::size_t r, Moving flows) {
 // Weighted progressive filling over the routes in flight: every unfixed route's rate rises as
 // level / penalty; the first capacity that fills (or the first route that reaches its cap)
 // fixes its routes at that level, which then leave their rate's worth of every capacity they
-// use to the others. The capacities wait in a heap by the level at which they fill (an entry
-// goes stale when a route through the capacity is fixed), and the capped routes in order of the
-// level of their cap: a sharing costs O(routes x uses x log capacities).
+// use to the others. The capacities wait in a heap by the level at which they fill, and the
+// capped routes in order of the level of their cap: a sharing costs O(routes x uses x log
+// capacities). Fixing a route only raises the level of the capacities it uses (each had room up
+// to the level at which the route is fixed), so an entry that went stale is a bound from below:
+// it is brought up to date only when it reaches the top, once however many routes changed it.
 void FluidNetwork::share() {
   const std::size_t n = in_flight_.size(), capacities = capacity_.size();
   left_ = capacity_;
@@ -98,7 +101,6 @@ void FluidNetwork::share() {
   users_.assign(capacities, 0);
   version_.assign(capacities, 0);
   fixed_.assign(n, 0);
-  capped_.clear();
   std::size_t unfixed = n;
   const auto route = [&](std::size_t k) -> const InFlight& { return in_flight_[k]; };
   for (std::size_t k = 0; k < n; ++k) {
@@ -108,7 +110,6 @@ void FluidNetwork::share() {
       weight_[static_cast<std::size_t>(use->capacity)] += use->flows_per_link * weight;
       ++users_[static_cast<std::size_t>(use->capacity)];
     }
-    if (std::isfinite(f.rate_cap)) capped_.push_back(k);
   }
   // The routes through each capacity, contiguous per capacity.
   first_user_.assign(capacities + 1, 0);
@@ -121,15 +122,11 @@ void FluidNetwork::share() {
       user_[cursor[static_cast<std::size_t>(use->capacity)]++] = k;
     }
   }
-  const auto cap_level = [&](std::size_t k) { return route(k).rate_cap * route(k).penalty; };
-  // A heap, not a sort: few caps bind in most sharings.
-  const auto later_cap = [&](std::size_t a, std::size_t b) { return cap_level(a) > cap_level(b); };
-  std::make_heap(capped_.begin(), capped_.end(), later_cap);
-  std::size_t capped_left = capped_.size();
-  const auto pop_capped = [&] {
-    std::pop_heap(capped_.begin(), capped_.begin() + static_cast<std::ptrdiff_t>(capped_left), later_cap);
-    return capped_[--capped_left];
-  };
+  // The capped routes in flight, by the level of their cap; the level only rises, so the next
+  // cap to bind is past those already read, and the walk stops at the first cap above the level:
+  // few caps bind in most sharings.
+  auto next_cap = capped_.begin();
+  const auto slot_of = [&](auto cap) { return routes_[cap->second].slot; };
 
   using Entry = std::tuple<double, std::size_t, unsigned>;  // (level, capacity, version)
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> filling;
@@ -137,10 +134,6 @@ void FluidNetwork::share() {
     if (users_[c] > 0 && weight_[c] > 0.0) filling.emplace(std::max(left_[c], 0.0) / weight_[c], c, version_[c]);
   };
   for (std::size_t c = 0; c < capacities; ++c) push(c);
-  // Fixing a route changes the level of the capacities it uses: they go back into the heap
-  // once per batch of routes fixed together.
-  std::vector<std::size_t>& touched = touched_;
-  touched.clear();
   const auto fix = [&](std::size_t k, double rate) {
     InFlight& fixed = in_flight_[k];
     fixed.rate = rate;
@@ -153,31 +146,23 @@ void FluidNetwork::share() {
       weight_[c] -= use->flows_per_link * weight;
       --users_[c];
       ++version_[c];
-      touched.push_back(c);
     }
-  };
-  // Each touched capacity once (the heap orders them: pushing in any order pops the same).
-  queued_.assign(capacities, 0);
-  const auto requeue = [&] {
-    for (std::size_t c : touched) {
-      if (queued_[c]) continue;
-      queued_[c] = 1;
-      push(c);
-    }
-    for (std::size_t c : touched) queued_[c] = 0;
-    touched.clear();
   };
   while (unfixed > 0) {
-    while (!filling.empty() && std::get<2>(filling.top()) != version_[std::get<1>(filling.top())]) filling.pop();
+    while (!filling.empty() && std::get<2>(filling.top()) != version_[std::get<1>(filling.top())]) {
+      const std::size_t stale = std::get<1>(filling.top());
+      filling.pop();
+      push(stale);
+    }
     const double level = filling.empty() ? kInfinity : std::get<0>(filling.top());
-    while (capped_left > 0 && fixed_[capped_.front()]) pop_capped();
-    const double capped = capped_left > 0 ? cap_level(capped_.front()) : kInfinity;
-    if (capped <= level && std::isfinite(capped)) {
-      while (capped_left > 0 && cap_level(capped_.front()) <= capped * (1.0 + 1e-12)) {
-        const std::size_t k = pop_capped();
+    // Only the caps at or below the level can bind; the routes fixed among them are passed.
+    while (next_cap != capped_.end() && next_cap->first <= level && fixed_[slot_of(next_cap)]) ++next_cap;
+    if (next_cap != capped_.end() && next_cap->first <= level) {
+      const double capped = next_cap->first;
+      for (; next_cap != capped_.end() && next_cap->first <= capped * (1.0 + 1e-12); ++next_cap) {
+        const std::size_t k = slot_of(next_cap);
         if (!fixed_[k]) fix(k, route(k).rate_cap);
       }
-      requeue();
     } else if (std::isfinite(level)) {
       const std::size_t tight = std::get<1>(filling.top());
       filling.pop();
@@ -185,7 +170,6 @@ void FluidNetwork::share() {
         const std::size_t k = user_[u];
         if (!fixed_[k]) fix(k, level / route(k).penalty);
       }
-      requeue();
     } else {
       // Neither a capacity nor a cap holds what is left: it ends at once.
       for (std::size_t k = 0; k < n; ++k) {
@@ -242,7 +226,9 @@ void FluidNetwork::advance(double us, std::vector<std::size_t>* ended) {
   // The routes left with no flow moving leave, the last one taking each one's place.
   for (std::size_t k = in_flight_.size(); emptied && k-- > 0;) {
     if (!routes_[in_flight_[k].route].moving.empty()) continue;
-    routes_[in_flight_[k].route].slot = kNoSlot;
+    Route& leaving = routes_[in_flight_[k].route];
+    leaving.slot = kNoSlot;
+    if (std::isfinite(leaving.rate_cap)) capped_.erase({leaving.rate_cap * leaving.penalty, in_flight_[k].route});
     if (k + 1 != in_flight_.size()) {
       in_flight_[k] = in_flight_.back();
       routes_[in_flight_[k].route].slot = k;

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <limits>
 #include <map>
+#include <set>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -122,6 +123,7 @@ class FluidNetwork {
   std::vector<Route> routes_;
   std::map<std::tuple<std::vector<std::pair<int, double>>, double, double>, std::size_t> route_index_;
   std::vector<InFlight> in_flight_;
+  std::set<std::pair<double, std::size_t>> capped_;  // the capped routes in flight: (cap x penalty, route)
   std::vector<Waiting> waiting_;  // a heap, earliest start first
   std::vector<int> route_of_id_;  // per class id: its route, or -1 once ended (rates_now)
   std::map<std::size_t, std::size_t> unfinished_by_due_;
@@ -133,8 +135,9 @@ class FluidNetwork {
   std::vector<double> left_, weight_;
   std::vector<int> users_;
   std::vector<unsigned> version_;
-  std::vector<std::size_t> first_user_, user_, capped_, touched_;
-  std::vector<char> fixed_, queued_;
+  std::vector<std::size_t> first_user_, user_;
+
+  std::vector<char> fixed_;
 };
 
 }  // namespace topocoll
