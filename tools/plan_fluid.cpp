@@ -18,7 +18,8 @@ void add_fluid_options(CLI::App& app, FluidOptions& options) {
   app.add_option("--fluid-reading", options.reading,
                  "--fluid: every-link (every rank, every link alone), links-alike (a sample of ranks beyond 320, the "
                  "host links of a cluster read alike, which spreads skewed traffic evenly) or auto (every-link up to "
-                 "320 ranks, links-alike beyond)")
+                 "320 ranks; beyond, links-alike where the sampled ranks of each cluster post alike in every round, "
+                 "every-link where they do not while that stays within minutes: docs/algorithms.md)")
       ->check(CLI::IsMember({"auto", "every-link", "links-alike"}))
       ->capture_default_str();
   app.add_option("--copy-bandwidth", options.copy_bandwidth,
@@ -56,6 +57,11 @@ int print_fluid_time(const Algorithm& algorithm, const Problem& problem, const n
   }
   const double model_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   const std::string run = describe_run(std::string(algorithm.name), problem.knobs, problem.operation);
+  if (fluid.links_alike && fluid.ranks_differ) {
+    std::cerr << "topocoll-plan: warning: the ranks of a cluster send or receive different messages (skewed traffic); "
+                 "links alike spreads them evenly over the cluster's host links and can be far under the exact "
+                 "reading (--fluid-reading every-link; docs/algorithms.md, \"The fluid model\")\n";
+  }
   if (format == "json") {
     nlohmann::json out;
     out["algorithm"] = run;
@@ -67,6 +73,7 @@ int print_fluid_time(const Algorithm& algorithm, const Problem& problem, const n
     out["events"] = fluid.events;
     out["links_alike"] = fluid.links_alike;
     out["every_rank"] = fluid.every_rank;
+    out["ranks_differ"] = fluid.ranks_differ;
     out["model_ms"] = model_ms;
     std::cout << out.dump(2) << '\n';
   } else {

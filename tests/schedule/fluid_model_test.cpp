@@ -2,6 +2,7 @@
 // link alone, and its agreement with the cost model where both see the same thing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -16,7 +17,9 @@
 #include "model/fluid_share.hpp"
 #include "model/hierarchical_cost.hpp"
 #include "model/plan_cost.hpp"
+#include "model/rank_sample.hpp"
 #include "network/switch_tree.hpp"
+#include "schedule/block_map.hpp"
 
 namespace topocoll {
 namespace {
@@ -251,6 +254,37 @@ TEST(FluidSchedule, CrossTrafficLoadsTheWayBack) {
   const double crossed = fluid_us(t, "direct", 1 << 20, FluidReading::every_link, -1, with);
   const double transfer_us = ((1 << 20) + 16.0) / (100e9 / 8 / 1e6);  // bytes over a 100 Gbit/s host link
   EXPECT_NEAR(crossed - plain, 0.05 * transfer_us, 1e-6);
+}
+
+// Beyond 320 ranks the automatic reading reads links alike only where the ranks of a leaf post
+// alike. An alltoallv whose blocks to the ranks of host 0 are 64 times the others (a hot host)
+// loads host 0's link alone, which links alike spreads over its leaf: read link by link, as
+// `every-link` reads it, a third slower than links alike. Uniform blocks are read links alike.
+TEST(FluidSchedule, TheAutomaticReadingReadsSkewedTrafficLinkByLink) {
+  const Tree t = tree(2, 16, 12);  // 384 ranks on 32 hosts
+  const int p = t.topology.size();
+  ASSERT_GT(p, RankSample::kEveryRankUpTo);
+  const auto time = [&](const BlockMap& blocks, FluidReading reading) {
+    Problem problem{p, 0, &t.topology, {}, &blocks, Operation::alltoallv};
+    const std::unique_ptr<RoundPlan> plan = find_algorithm(Operation::alltoallv, "direct")->plan(problem);
+    return fluid_time(*plan, p, t.net, t.hosts, {}, reading);
+  };
+  std::vector<std::vector<std::size_t>> hot(static_cast<std::size_t>(p), std::vector<std::size_t>(p, 64));
+  for (auto& row : hot) std::fill(row.begin(), row.begin() + 12, 4096);
+  const KnownBlocks skewed(hot);
+  const FluidTime automatic = time(skewed, FluidReading::automatic);
+  EXPECT_TRUE(automatic.ranks_differ);
+  EXPECT_FALSE(automatic.links_alike);
+  EXPECT_DOUBLE_EQ(automatic.us, time(skewed, FluidReading::every_link).us);
+  const FluidTime alike = time(skewed, FluidReading::links_alike);
+  EXPECT_TRUE(alike.ranks_differ);
+  EXPECT_LT(alike.us, 0.8 * automatic.us);  // 983 against 1471 us
+
+  const UniformBlocks uniform(64);
+  const FluidTime plain = time(uniform, FluidReading::automatic);
+  EXPECT_FALSE(plain.ranks_differ);
+  EXPECT_TRUE(plain.links_alike);
+  EXPECT_DOUBLE_EQ(plain.us, time(uniform, FluidReading::links_alike).us);
 }
 
 TEST(FluidSchedule, RefusesARankOnNoHost) {
