@@ -18,7 +18,7 @@ namespace {
 struct SampledPosts {
   bool ranks_differ = false;     // in some cluster, in their rounds or a round's messages and bytes
   double messages = 0.0;         // sent by all ranks, each sampled rank standing for its weight
-  double most_in_a_round = 0.0;  // messages a rank posts in one round, at most, times the ranks
+  std::size_t most_hosts_in_a_round = 0;  // hosts a rank sends to in one round, at most
 };
 
 SampledPosts read_sampled_posts(const RoundPlan& plan, int size, const network::Network& network,
@@ -30,7 +30,7 @@ SampledPosts read_sampled_posts(const RoundPlan& plan, int size, const network::
   fluid::RankRoundTally tally;
   std::vector<Posts> rounds;
   SampledPosts posts;
-  std::size_t most = 0;
+  std::vector<int> to_hosts;
   for (const SampledRank& s : sample.ranks()) {
     rounds.clear();
     std::size_t staged = 0;
@@ -42,7 +42,13 @@ SampledPosts read_sampled_posts(const RoundPlan& plan, int size, const network::
       for (const auto& m : tally.received) std::get<3>(round) += m.bytes;
       rounds.push_back(round);
       posts.messages += s.weight * static_cast<double>(tally.sent.size());
-      most = std::max(most, tally.sent.size());
+      to_hosts.clear();
+      for (const auto& m : tally.sent) {
+        if (m.peer >= 0 && m.peer < size) to_hosts.push_back(host_of_rank[static_cast<std::size_t>(m.peer)]);
+      }
+      std::sort(to_hosts.begin(), to_hosts.end());
+      const auto hosts = static_cast<std::size_t>(std::unique(to_hosts.begin(), to_hosts.end()) - to_hosts.begin());
+      posts.most_hosts_in_a_round = std::max(posts.most_hosts_in_a_round, hosts);
     }
     const auto c = static_cast<std::size_t>(cluster[static_cast<std::size_t>(s.rank)]);
     if (first_of_cluster.size() <= c) first_of_cluster.resize(c + 1);
@@ -52,15 +58,14 @@ SampledPosts read_sampled_posts(const RoundPlan& plan, int size, const network::
       posts.ranks_differ = true;
     }
   }
-  posts.most_in_a_round = static_cast<double>(most) * size;
   return posts;
 }
 
-// The automatic reading's measure of the work of reading skewed traffic link by link.
+// The automatic reading's measure of the work of reading skewed traffic link by link: messages
+// x the routes in flight, at most every host sending to as many hosts as a rank does in a round.
 double every_link_work(const SampledPosts& posts, std::span<const int> host_of_rank) {
-  const std::set<int> hosts(host_of_rank.begin(), host_of_rank.end());
-  const double host_pairs = static_cast<double>(hosts.size()) * static_cast<double>(hosts.size());
-  return posts.messages * std::min(host_pairs, posts.most_in_a_round);
+  const auto hosts = static_cast<double>(std::set<int>(host_of_rank.begin(), host_of_rank.end()).size());
+  return posts.messages * hosts * std::min(hosts, static_cast<double>(posts.most_hosts_in_a_round));
 }
 
 }  // namespace

@@ -62,10 +62,11 @@ enum class FluidReading {
 };
 
 // The most work the automatic reading spends on skewed traffic read link by link, counted as
-// messages x the routes they can keep in flight at once (pairs of hosts, or the ranks' largest
-// rounds if fewer): each message of skewed traffic is a sharing of the routes in flight. A zipf
-// alltoallv of `direct` over 1024 ranks on 64 hosts (1M messages x 4096 routes) takes 3 minutes;
-// one rank per host at that scale (a million routes) would take days.
+// messages x the routes they can keep in flight at once (hosts x the hosts a rank sends to in
+// one round, at most): each message of skewed traffic is a sharing of the routes in flight. A
+// zipf alltoallv over 1024 ranks on 64 hosts takes 3 minutes with `direct` (1M messages x 4096
+// routes), and over 2048 ranks on 128 hosts 30 s with `pairwise` (4M x 256); one rank per host at
+// that scale (a million routes) would take days.
 inline constexpr double kMostSkewedEveryLinkWork = 5e9;
 
 struct FluidTime {
