@@ -9,22 +9,26 @@
 # host (both generated), regular and skewed traffic (alltoallv with topocoll-bench's patterns),
 # under SMPI-unit and with 1 us per message (overhead-1us).
 #
-# Usage: scripts/fluid-validation.sh [--check] [--work DIR]
+# Usage: scripts/fluid-validation.sh [--check] [--large] [--work DIR]
 #   --check      exit 1 when a point's model is off the simulation by more than its tolerance
 #                (0.1%; 0.2% for pairwise on the uneven tree, 0.12% off at 16 B; 5% for liu,
 #                whose executor runs its stages as messages arrive, not as the plan's rounds:
 #                docs/algorithms.md, "The fluid model")
+#   --large      also skewed traffic on 512 ranks (a tree of 4 leaves x 8 hosts x 16 ranks, and two
+#                clusters of 200 + 312 ranks): about 1 minute of SimGrid a point, so not in CI
+#                (docs/results.md, "The fluid model at scale")
 #   --work DIR   where the generated platform goes (default: build/fluid-validation)
 # Prints CSV: platform,np,model,op,pattern,algorithm,bytes,simulated_us,fluid_us,error
 # Needs the mpi preset's topocoll-platform and topocoll-plan and the smpi preset's topocoll-bench.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
-check=0 work="$repo/build/fluid-validation"
+check=0 large=0 work="$repo/build/fluid-validation"
 while [[ $# -gt 0 ]]; do
   case $1 in
     --check) check=1; shift ;;
+    --large) large=1; shift ;;
     --work) [[ $# -ge 2 ]] || { echo "fluid-validation.sh: --work needs a folder" >&2; exit 2; }; work=$2; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "fluid-validation.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -72,6 +76,19 @@ points=(
   "$uneven 26 SMPI-unit alltoall - bruck - 1024 0.001"
   "$uneven 26 SMPI-unit alltoall - pairwise - 16 0.002"
 )
+if ((large)); then
+  wide="$work/tree-4x8x16"
+  [[ -f $wide.xml ]] || "$platform_tool" switch-tree --leaves 4 --hosts-per-leaf 8 --ranks-per-host 16 \
+    --uplink-bw 800Gbps --name tree-4x8x16 -o "$work" >/dev/null
+  apart="$work/two-clusters-200-312"
+  [[ -f $apart.xml ]] || "$platform_tool" two-clusters --n1 200 --n2 312 --name two-clusters-200-312 \
+    -o "$work" >/dev/null
+  points+=(
+    "$wide 512 SMPI-unit alltoallv zipf:1 pairwise - 1024 0.001"
+    "$wide 512 SMPI-unit alltoallv hotspot:4 pairwise - 1024 0.001"
+    "$apart 512 SMPI-unit alltoallv zipf:1 pairwise - 1024 0.001"
+  )
+fi
 
 echo "platform,np,model,op,pattern,algorithm,bytes,simulated_us,fluid_us,error"
 failed=0
