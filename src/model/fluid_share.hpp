@@ -136,7 +136,6 @@ class FluidNetwork {
   std::vector<int> users_;
   std::vector<unsigned> version_;
   std::vector<std::size_t> first_user_, user_;
-
   std::vector<char> fixed_;
 };
 
