@@ -47,6 +47,24 @@ TEST(FluidShare, ACappedFlowLeavesTheRestToTheOthers) {
   EXPECT_DOUBLE_EQ(rates[1], 4.0);  // two flows alike share the 8 left
 }
 
+// Caps bind in the order of their levels as the filling rises, between the capacities: F4's
+// cap (1) binds first, then F1's (2); B (6) then fills at 2.5 with F2 and F3, whose cap (100)
+// never binds; A (10) keeps room.
+TEST(FluidShare, CapsBindInTheOrderOfTheirLevelsBetweenCapacities) {
+  FluidNetwork fluid;
+  const int a = fluid.add_capacity(10.0), b = fluid.add_capacity(6.0);
+  fluid.add({1.0, 100.0, 0.0, 1.0, 2.0, 0, {{a, 1.0}}});
+  fluid.add({1.0, 100.0, 0.0, 1.0, kNoCap(), 0, {{a, 1.0}, {b, 1.0}}});
+  fluid.add({1.0, 100.0, 0.0, 1.0, 100.0, 0, {{b, 1.0}}});
+  fluid.add({1.0, 100.0, 0.0, 1.0, 1.0, 0, {{b, 1.0}}});
+  const std::vector<double> rates = fluid.rates_now();
+  ASSERT_EQ(rates.size(), 4u);
+  EXPECT_DOUBLE_EQ(rates[0], 2.0);
+  EXPECT_DOUBLE_EQ(rates[1], 2.5);
+  EXPECT_DOUBLE_EQ(rates[2], 2.5);
+  EXPECT_DOUBLE_EQ(rates[3], 1.0);
+}
+
 // A starts alone and moves 10 of its 20 bytes by the time B starts; then they share 10 bytes/us
 // and both end 2 us later.
 TEST(FluidShare, AFlowStartsAfterItsLatencyAndAnEndFreesTheLink) {
