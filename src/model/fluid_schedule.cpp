@@ -16,8 +16,8 @@ namespace {
 
 // What the automatic reading needs to know of the sampled ranks' posts. O(sample x messages per rank).
 struct SampledPosts {
-  bool ranks_differ = false;     // in some cluster, in their rounds or a round's messages and bytes
-  double messages = 0.0;         // sent by all ranks, each sampled rank standing for its weight
+  bool ranks_differ = false;              // in some cluster, in their rounds or a round's messages and bytes
+  double messages = 0.0;                  // sent by all ranks, each sampled rank standing for its weight
   std::size_t most_hosts_in_a_round = 0;  // hosts a rank sends to in one round, at most
 };
 
