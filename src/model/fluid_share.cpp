@@ -69,6 +69,7 @@ void FluidNetwork::begin_moving(std::size_t r, Moving flows) {
   Route& route = routes_[r];
   if (route.slot == kNoSlot) {
     route.slot = in_flight_.size();
+    users_valid_ = false;
     if (std::isfinite(route.rate_cap)) capped_.emplace(route.rate_cap * route.penalty, r);
     InFlight& added = in_flight_.emplace_back();
     added.route = r;
@@ -98,28 +99,38 @@ void FluidNetwork::share() {
   const std::size_t n = in_flight_.size(), capacities = capacity_.size();
   left_ = capacity_;
   weight_.assign(capacities, 0.0);
-  users_.assign(capacities, 0);
   version_.assign(capacities, 0);
   fixed_.assign(n, 0);
   std::size_t unfixed = n;
   const auto route = [&](std::size_t k) -> const InFlight& { return in_flight_[k]; };
+  // The routes through each capacity, contiguous per capacity: made anew only when a route has
+  // joined or left since the last sharing (most events end a class of a route that goes on).
+  if (!users_valid_ || first_user_.size() != capacities + 1) {
+    users_.assign(capacities, 0);
+    for (std::size_t k = 0; k < n; ++k) {
+      for (const FlowUse* use = route(k).uses; use != route(k).uses_end; ++use) {
+        ++users_[static_cast<std::size_t>(use->capacity)];
+      }
+    }
+    first_user_.assign(capacities + 1, 0);
+    for (std::size_t c = 0; c < capacities; ++c)
+      first_user_[c + 1] = first_user_[c] + static_cast<std::size_t>(users_[c]);
+    user_.resize(first_user_[capacities]);
+    std::vector<std::size_t> cursor(first_user_.begin(), first_user_.end() - 1);
+    for (std::size_t k = 0; k < n; ++k) {
+      for (const FlowUse* use = route(k).uses; use != route(k).uses_end; ++use) {
+        user_[cursor[static_cast<std::size_t>(use->capacity)]++] = k;
+      }
+    }
+    users_valid_ = true;
+  }
+  users_.resize(capacities);
+  for (std::size_t c = 0; c < capacities; ++c) users_[c] = static_cast<int>(first_user_[c + 1] - first_user_[c]);
   for (std::size_t k = 0; k < n; ++k) {
     const InFlight& f = route(k);
     const double weight = f.count / f.penalty;
     for (const FlowUse* use = f.uses; use != f.uses_end; ++use) {
       weight_[static_cast<std::size_t>(use->capacity)] += use->flows_per_link * weight;
-      ++users_[static_cast<std::size_t>(use->capacity)];
-    }
-  }
-  // The routes through each capacity, contiguous per capacity.
-  first_user_.assign(capacities + 1, 0);
-  for (std::size_t c = 0; c < capacities; ++c)
-    first_user_[c + 1] = first_user_[c] + static_cast<std::size_t>(users_[c]);
-  user_.resize(first_user_[capacities]);
-  std::vector<std::size_t> cursor(first_user_.begin(), first_user_.end() - 1);
-  for (std::size_t k = 0; k < n; ++k) {
-    for (const FlowUse* use = route(k).uses; use != route(k).uses_end; ++use) {
-      user_[cursor[static_cast<std::size_t>(use->capacity)]++] = k;
     }
   }
   // The capped routes in flight, by the level of their cap; the level only rises, so the next
@@ -228,6 +239,7 @@ void FluidNetwork::advance(double us, std::vector<std::size_t>* ended) {
     if (!routes_[in_flight_[k].route].moving.empty()) continue;
     Route& leaving = routes_[in_flight_[k].route];
     leaving.slot = kNoSlot;
+    users_valid_ = false;
     if (std::isfinite(leaving.rate_cap)) capped_.erase({leaving.rate_cap * leaving.penalty, in_flight_[k].route});
     if (k + 1 != in_flight_.size()) {
       in_flight_[k] = in_flight_.back();

@@ -135,7 +135,8 @@ class FluidNetwork {
   std::vector<double> left_, weight_;
   std::vector<int> users_;
   std::vector<unsigned> version_;
-  std::vector<std::size_t> first_user_, user_;
+  std::vector<std::size_t> first_user_, user_;  // kept while the routes in flight stay the same
+  bool users_valid_ = false;
   std::vector<char> fixed_;
 };
 
