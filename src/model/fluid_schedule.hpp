@@ -64,8 +64,8 @@ enum class FluidReading {
 // The most work the automatic reading spends on skewed traffic read link by link, counted as
 // messages x the routes they can keep in flight at once (hosts x the hosts a rank sends to in
 // one round, at most): each message of skewed traffic is a sharing of the routes in flight.
-// About 50 ns a unit: a zipf alltoallv of `direct` over 1024 ranks on 64 hosts (1M messages x 64
-// x 64) takes 3 minutes, of `pairwise` over 4096 ranks on 256 hosts (16M x 256 x 1) 4 minutes;
+// About 20-30 ns a unit: a zipf alltoallv of `direct` over 1024 ranks on 64 hosts (1M messages x
+// 64 x 64) takes 89 s, of `pairwise` over 4096 ranks on 256 hosts (16M x 256 x 1) 117 s;
 // one rank per host at that scale (a million routes) would take days.
 inline constexpr double kMostSkewedEveryLinkWork = 5e9;
 
