@@ -19,6 +19,8 @@ packages=(
   libfftw3-dev libfftw3-mpi-dev     # drop-in tests: FFTW's distributed 3-D FFT
   hpcc                              # drop-in tests: the HPC Challenge suite (Open MPI build)
   quantum-espresso quantum-espresso-data  # drop-in tests: QE's pw.x (Fortran) and its Si pseudopotential
+  cp2k cp2k-data                    # drop-in tests: CP2K (Fortran, mpif.h), its basis sets and potentials
+  lammps                            # drop-in tests: LAMMPS (C++), PPPM's remaps by MPI_Alltoallv
 )
 if [[ "${1:-}" == "--with-mpich" ]]; then
   packages+=(libmpich-dev mpich)

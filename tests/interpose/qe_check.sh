@@ -19,6 +19,8 @@
 set -uo pipefail
 pw="$1" library="$2" mpiexec="$3" work="$4"
 here="$(cd "$(dirname "$0")" && pwd)"
+done_marker='JOB DONE'
+source "$here/plain_and_preloaded.sh"
 pseudo_dir="${ESPRESSO_PSEUDO:-/usr/share/espresso/pseudo}"
 pseudo=Si.pz-vbc.UPF
 
@@ -34,7 +36,7 @@ if [[ ! -r "$pseudo_dir/$pseudo" ]]; then
 fi
 
 rm -rf "$work"
-mkdir -p "$work/plain" "$work/preloaded"
+mkdir -p "$work"
 # Norm-conserving LDA silicon at the experimental lattice constant (10.20 bohr). Each run
 # writes its charge density and data file in its own directory, under out/si.save.
 cat >"$work/si.scf.in" <<INPUT
@@ -61,34 +63,9 @@ K_POINTS automatic
   4 4 4 1 1 1
 INPUT
 
-# run NAME RUN_MPI_PROGRAM_ARGS...: pw.x on 4 ranks in WORK_DIR/NAME through
-# run_mpi_program.sh (Open MPI's root, oversubscription and shutdown-race handling), its
-# output in WORK_DIR/NAME.out and standard error in NAME.err. Returns run_mpi_program.sh's status.
-run() {
-  local name="$1"; shift
-  "$here/run_mpi_program.sh" --mpiexec "$mpiexec" --np 4 --workdir "$work/$name" \
-    --env OMP_NUM_THREADS=1 "$@" -- "$pw" -nk 1 -in ../si.scf.in \
-    <"/dev/null" >"$work/$name.out" 2>"$work/$name.err"
-  local status=$?
-  head -n 1 "$work/$name.out"  # run_mpi_program.sh's "+ mpirun ..." line
-  return $status
-}
-
 # A run's data file but for its dates and timings.
 data_file_of() { grep -Ev 'DATE=|<cpu>|<wall>' "$work/$1/out/si.save/data-file-schema.xml"; }
 
-failed=0
-# A run that did not work: what pw.x (when it stopped early) and run_mpi_program.sh said.
-report_failure() {
-  echo "FAIL: the $1 run: $2" >&2
-  if ! grep -q 'JOB DONE' "$work/$1.out"; then
-    echo "  pw.x stopped early; the last lines of its output ($work/$1.out):" >&2
-    tail -n 15 "$work/$1.out" >&2
-  fi
-  echo "  its standard error:" >&2
-  grep -v '^Note: The following floating-point exceptions' "$work/$1.err" >&2
-  failed=1
-}
 # Whether a run converged (pw.x exits 0 after too many iterations too).
 check_converged() {
   if ! grep -q 'convergence has been achieved' "$work/$1.out"; then
@@ -99,18 +76,15 @@ check_converged() {
 }
 
 export OMP_NUM_THREADS=1
-run plain
-status=$?
-if [[ $status -ne 0 ]]; then
-  report_failure plain "run_mpi_program.sh exited with status $status"
-else
-  check_converged plain
-fi
+run_program plain -- "$pw" -nk 1 -in ../si.scf.in
+check_ran plain $?
+[[ $failed -eq 0 ]] && check_converged plain
 [[ $failed -eq 0 ]] || exit 1
 
-run preloaded --preload "$library" --env TOPOCOLL_VERBOSE=1 \
+run_program preloaded --preload "$library" --env TOPOCOLL_VERBOSE=1 \
   --env TOPOCOLL_ALLTOALL=pairwise --env TOPOCOLL_ALLTOALLV=direct \
-  --expect "topocoll: MPI_Alltoall \\(Fortran\\) on .*answered by topocoll"
+  --expect "topocoll: MPI_Alltoall \\(Fortran\\) on .*answered by topocoll" \
+  -- "$pw" -nk 1 -in ../si.scf.in
 status=$?
 if [[ $status -eq 77 ]]; then
   grep 'skipped' "$work/preloaded.err" >&2
@@ -118,38 +92,25 @@ if [[ $status -eq 77 ]]; then
 fi
 echo "qe_check: topocoll's lines in the preloaded run:"
 grep '^topocoll: ' "$work/preloaded.err" || echo "  (none)"
-if [[ $status -ne 0 ]]; then
-  report_failure preloaded "run_mpi_program.sh exited with status $status"
-  if ! grep -Eq '^topocoll: MPI_Alltoall \(Fortran\) on .*answered by topocoll' "$work/preloaded.err"; then
-    echo "FAIL: topocoll answered none of pw.x's MPI_Alltoall calls (pw.x calls the Fortran" \
-         "mpi_alltoall_: libtopocoll-pmpi.so's Fortran entry points, fortran_entry_points.cpp)" >&2
-  fi
+if [[ $status -ne 0 ]] && ! grep -Eq '^topocoll: MPI_Alltoall \(Fortran\) on .*answered by topocoll' "$work/preloaded.err"; then
+  echo "FAIL: topocoll answered none of pw.x's MPI_Alltoall calls (pw.x calls the Fortran" \
+       "mpi_alltoall_: libtopocoll-pmpi.so's Fortran entry points, fortran_entry_points.cpp)" >&2
 fi
-if ! grep -q 'JOB DONE' "$work/preloaded.out"; then
-  [[ $failed -eq 1 ]] || report_failure preloaded "pw.x did not finish (no 'JOB DONE')"
-  exit 1
-fi
+check_ran preloaded $status
+grep -q "$done_marker" "$work/preloaded.out" || exit 1
 check_converged preloaded
 grep -q '^!    total energy' "$work/preloaded.out" || exit 1
 
 # The runs must agree bit for bit (compared even when the checks above failed, to say all).
-energy() { grep '^!    total energy' "$work/$1.out"; }
-if [[ "$(energy plain)" != "$(energy preloaded)" ]]; then
-  echo "FAIL: the total energies differ: plain '$(energy plain)', preloaded '$(energy preloaded)'" >&2
-  failed=1
-fi
-density=out/si.save/charge-density.dat
-if ! cmp "$work/plain/$density" "$work/preloaded/$density" >&2; then
-  echo "FAIL: the runs' charge densities ($density) are not the same bytes" >&2
-  failed=1
-fi
+same_lines "total energies" '^!    total energy' NAME.out
+same_bytes "charge densities" out/si.save/charge-density.dat
 if ! diff <(data_file_of plain) <(data_file_of preloaded) >"$work/data-file.diff"; then
   echo "FAIL: the runs' data files (out/si.save/data-file-schema.xml) differ (plain <, preloaded >):" >&2
   head -n 20 "$work/data-file.diff" >&2
   failed=1
 fi
 [[ $failed -eq 0 ]] || exit 1
-echo "qe_check: both runs: $(energy plain | tr -s ' ')," \
+echo "qe_check: both runs: $(grep '^!    total energy' "$work/plain.out" | tr -s ' ')," \
      "$(grep -o 'convergence has been achieved in *[0-9]* iterations' "$work/plain.out" | tr -s ' ');" \
      "the same energies, charge densities and data files"
 echo "qe_check: passed"
