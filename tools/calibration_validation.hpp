@@ -29,10 +29,13 @@ struct ValidationSettings {
   bool window_start = false;       // every timed call starts at one instant (needs SMPI's clock)
   std::string topology;            // the spec the library reads (CollectiveOptions::topology)
   double copy_bandwidth = 0.0;     // what the library charges for copies under SMPI (0: its default)
+  // After `sizes`, up to this many rounds of bisection: where the winners of neighbouring
+  // validated sizes more than twice apart differ, their geometric midpoint is validated too.
+  int bisections = 3;
 };
 
 struct Validation {
-  std::vector<ValidationPoint> points;  // in order of size then registry (native last)
+  std::vector<ValidationPoint> points;  // in order of size, then registry (native last)
   // The machine's noise from the points' repetitions (noise_of_repetitions); nullopt with one
   // repetition per point.
   std::optional<double> noise;

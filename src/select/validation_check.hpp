@@ -62,4 +62,13 @@ std::optional<ValidatedChoice> overrule_by_validation(Operation operation, std::
                                                       const std::string& model_pick, const Calibration& calibration,
                                                       std::span<const Algorithm> candidates);
 
+// What the validation has auto run at a validated size whatever the model's pick (what
+// overrule_by_validation makes of a pick of native there): native, unless an algorithm measured
+// faster than native beyond the noise, then the fastest of those. Nullopt where `block_bytes`
+// is not a validated size of this operation on this number of ranks. The validation pass
+// bisects between neighbouring sizes whose winners differ (calibration_validation.cpp), since
+// strictly between two validated sizes an algorithm runs only where it won at both ends.
+std::optional<std::string> validated_winner_at(Operation operation, std::size_t block_bytes, int ranks,
+                                               const Calibration& calibration, std::span<const Algorithm> candidates);
+
 }  // namespace topocoll
