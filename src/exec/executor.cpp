@@ -76,13 +76,33 @@ void copy_staged(const TransferDescription& transfer, const ByteBuffers& buffers
   charge_local_copy(transfer.bytes, copy_bandwidth);
 }
 
-// The point-to-point call for one transfer; per-call datatypes are kept in `call_types`
-// until the round has completed. A staged send is copied into `staging` here; a staged
-// receive lands there, for the caller to copy out once it has completed.
-// `empty`: the message goes without data (ExecutionSettings::hollow, or a send after a failure).
-MaybeFailure to_point_to_point(const TransferDescription& transfer, PointToPoint::Direction direction,
-                               const ByteBuffers& buffers, std::byte* staging, double copy_bandwidth, bool empty,
-                               std::vector<OwnedDatatype>& call_types, PointToPoint& operation) {
+// The point-to-point call for a transfer that mixes buffers: staged (a send copied into
+// `staging` here; a receive lands there, for the caller to copy out once it has completed) or
+// by a per-call datatype, kept in `call_types` until the round has completed.
+MaybeFailure to_mixed_point_to_point(const TransferDescription& transfer, PointToPoint::Direction direction,
+                                     const ByteBuffers& buffers, std::byte* staging, double copy_bandwidth,
+                                     std::vector<OwnedDatatype>& call_types, PointToPoint& operation) {
+  if (transfer.staged) {
+    if (direction == PointToPoint::Direction::send) copy_staged(transfer, buffers, staging, true, copy_bandwidth);
+    operation.buffer = staging + transfer.staging_offset;
+    operation.count = static_cast<int>(transfer.bytes);
+    operation.type = MPI_BYTE;
+    return std::nullopt;
+  }
+  OwnedDatatype& type = call_types.emplace_back();
+  if (auto failure = make_absolute_hindexed(transfer.pieces, buffers, type)) return failure;
+  operation.buffer = MPI_BOTTOM;
+  operation.count = 1;
+  operation.type = type.get();
+  return std::nullopt;
+}
+
+// The point-to-point call for one transfer. `empty`: the message goes without data
+// (ExecutionSettings::hollow, or a send after a failure). The common cases (no data, or one
+// buffer) are written here, inline, since a walk makes one call per message.
+inline MaybeFailure to_point_to_point(const TransferDescription& transfer, PointToPoint::Direction direction,
+                                      const ByteBuffers& buffers, std::byte* staging, double copy_bandwidth,
+                                      bool empty, std::vector<OwnedDatatype>& call_types, PointToPoint& operation) {
   operation.direction = direction;
   operation.peer = transfer.peer;
   if (empty) {
@@ -99,19 +119,7 @@ MaybeFailure to_point_to_point(const TransferDescription& transfer, PointToPoint
     operation.type = transfer.type;
     return std::nullopt;
   }
-  if (transfer.staged) {
-    if (direction == PointToPoint::Direction::send) copy_staged(transfer, buffers, staging, true, copy_bandwidth);
-    operation.buffer = staging + transfer.staging_offset;
-    operation.count = static_cast<int>(transfer.bytes);
-    operation.type = MPI_BYTE;
-    return std::nullopt;
-  }
-  OwnedDatatype& type = call_types.emplace_back();
-  if (auto failure = make_absolute_hindexed(transfer.pieces, buffers, type)) return failure;
-  operation.buffer = MPI_BOTTOM;
-  operation.count = 1;
-  operation.type = type.get();
-  return std::nullopt;
+  return to_mixed_point_to_point(transfer, direction, buffers, staging, copy_bandwidth, call_types, operation);
 }
 
 using Posting = std::pair<const TransferDescription*, PointToPoint::Direction>;

@@ -69,55 +69,58 @@ void RequestWindow::record(MaybeFailure failure) {
   if (failure && !failure_) failure_ = std::move(failure);
 }
 
-std::size_t RequestWindow::free_slot() {
-  if (!free_slots_.empty()) {
-    const std::size_t slot = free_slots_.back();
-    free_slots_.pop_back();
-    return slot;
-  }
-  requests_.push_back(MPI_REQUEST_NULL);
-  posted_.emplace_back();
-  return requests_.size() - 1;
-}
-
 void RequestWindow::post(const PointToPoint& operation) {
   if (capacity_ > 0 && in_flight_ >= capacity_) wait_some();
   if (capacity_ > 0 && in_flight_ >= capacity_) return;  // MPI failed to complete any: recorded
-  const std::size_t slot = free_slot();
   const bool is_send = operation.direction == PointToPoint::Direction::send;
+  // A free slot, or a new one at the end (written here, not in a function of its own: a walk
+  // posts every message through it).
+  const Posted entry{!is_send, operation.peer, operation.bytes, true};
+  std::size_t slot = requests_.size();
+  if (free_slots_.empty()) {
+    requests_.push_back(MPI_REQUEST_NULL);
+    posted_.push_back(entry);
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+    posted_[slot] = entry;
+  }
   const int rc = is_send ? MPI_Isend(operation.buffer, operation.count, operation.type, operation.peer,
                                      tag_, comm_, &requests_[slot])
                          : MPI_Irecv(operation.buffer, operation.count, operation.type, operation.peer,
                                      tag_, comm_, &requests_[slot]);
   if (rc != MPI_SUCCESS) {
     requests_[slot] = MPI_REQUEST_NULL;
+    posted_[slot].active = false;
     free_slots_.push_back(slot);
     record(mpi_call_failure(is_send ? "MPI_Isend" : "MPI_Irecv", rc));
     return;
   }
-  posted_[slot] = Posted{!is_send, operation.peer, operation.bytes, true};
   ++in_flight_;
 }
 
 void RequestWindow::settle(std::size_t slot, const MPI_Status& status, bool error_field_valid) {
+  const int error = error_field_valid ? status.MPI_ERROR : MPI_SUCCESS;
+  if (error == MPI_SUCCESS) {
+    settle_success(slot, status);
+    return;
+  }
   Posted& posted = posted_[slot];
   posted.active = false;
   requests_[slot] = MPI_REQUEST_NULL;  // completed requests are freed by MPI
   --in_flight_;
-  const int error = error_field_valid ? status.MPI_ERROR : MPI_SUCCESS;
-  if (error != MPI_SUCCESS) {
-    int error_class = MPI_SUCCESS;
-    MPI_Error_class(error, &error_class);
-    if (posted.receive && error_class == MPI_ERR_TRUNCATE) {
-      record(longer_message_failure(error, posted.peer, posted.bytes));
-    } else {
-      const std::string call = std::string(posted.receive ? "a receive from rank " : "a send to rank ") +
-                               std::to_string(posted.peer);
-      record(mpi_call_failure(call.c_str(), error));
-    }
-    return;
+  int error_class = MPI_SUCCESS;
+  MPI_Error_class(error, &error_class);
+  if (posted.receive && error_class == MPI_ERR_TRUNCATE) {
+    record(longer_message_failure(error, posted.peer, posted.bytes));
+  } else {
+    const std::string call = std::string(posted.receive ? "a receive from rank " : "a send to rank ") +
+                             std::to_string(posted.peer);
+    record(mpi_call_failure(call.c_str(), error));
   }
-  if (!posted.receive || posted.bytes > static_cast<std::size_t>(INT_MAX)) return;
+}
+
+void RequestWindow::check_received_bytes(const Posted& posted, const MPI_Status& status) {
   int received = 0;
   if (MPI_Get_count(&status, MPI_BYTE, &received) != MPI_SUCCESS) return;
   if (received == MPI_UNDEFINED || static_cast<std::size_t>(received) != posted.bytes) {
@@ -208,8 +211,12 @@ MaybeFailure RequestWindow::wait_all() {
     for (std::size_t slot = 0; slot < posted_.size(); ++slot) {
       if (!posted_[slot].active) continue;
       // After MPI_ERR_IN_STATUS, MPI_ERR_PENDING marks a request neither failed nor complete.
-      if (rc != MPI_SUCCESS && statuses_[slot].MPI_ERROR == MPI_ERR_PENDING) continue;
-      settle(slot, statuses_[slot], rc != MPI_SUCCESS);
+      if (rc == MPI_SUCCESS) {
+        settle_success(slot, statuses_[slot]);
+        continue;
+      }
+      if (statuses_[slot].MPI_ERROR == MPI_ERR_PENDING) continue;
+      settle(slot, statuses_[slot], true);
     }
     if (in_flight_ == before) {
       record(Failure{MPI_ERR_INTERN, "MPI_Waitall reported MPI_ERR_IN_STATUS but completed no request"});

@@ -12,6 +12,7 @@
 
 #include <mpi.h>
 
+#include <climits>
 #include <cstddef>
 #include <vector>
 
@@ -86,7 +87,16 @@ class RequestWindow {
   // The outcome of the completed request in `slot`, whose status is `status` (error field
   // valid only when `error_field_valid`).
   void settle(std::size_t slot, const MPI_Status& status, bool error_field_valid);
-  std::size_t free_slot();
+  // settle() of a request that completed without error, inline: a walk settles every message.
+  void settle_success(std::size_t slot, const MPI_Status& status) {
+    Posted& posted = posted_[slot];
+    posted.active = false;
+    requests_[slot] = MPI_REQUEST_NULL;  // completed requests are freed by MPI
+    --in_flight_;
+    if (posted.receive && posted.bytes <= static_cast<std::size_t>(INT_MAX)) check_received_bytes(posted, status);
+  }
+  // A completed receive's size against what the schedule expects (a shorter message: failure).
+  void check_received_bytes(const Posted& posted, const MPI_Status& status);
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   int tag_ = 0;

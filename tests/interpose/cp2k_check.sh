@@ -91,11 +91,7 @@ run_program preloaded --preload "$library" --env TOPOCOLL_VERBOSE=1 \
   --expect "topocoll: MPI_Alltoallv \\(Fortran\\) on MPI_COMM_WORLD \\(4 ranks\\): $answered 'overlap'" \
   --expect "topocoll: MPI_Alltoallv \\(Fortran\\) on a communicator of 2 ranks: $answered 'overlap'" \
   -- "$cp2k" -i ../h2o.inp -o h2o.out
-status=$?
-[[ $status -eq 77 ]] && { grep 'skipped' "$work/preloaded.err" >&2; exit 77; }
-echo "cp2k_check: topocoll's lines in the preloaded run, with how often each was said:"
-grep '^topocoll: ' "$work/preloaded.err" | sort | uniq -c || echo "  (none)"
-check_ran preloaded $status
+after_preloaded_run $?
 
 # Compared even when a check above failed, to say all.
 same_lines "energies" 'energy' NAME/h2o.out

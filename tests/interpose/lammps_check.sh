@@ -58,11 +58,7 @@ run_program preloaded --preload "$library" --env TOPOCOLL_VERBOSE=1 --env TOPOCO
   --expect "topocoll: MPI_Alltoallv on a communicator of 4 ranks: $answered 'liu'" \
   --expect "topocoll: MPI_Alltoallv on a communicator of 2 ranks: $answered 'liu'" \
   -- "$lmp" -in ../in.charged -log log.lammps
-status=$?
-[[ $status -eq 77 ]] && { grep 'skipped' "$work/preloaded.err" >&2; exit 77; }
-echo "lammps_check: topocoll's lines in the preloaded run, with how often each was said:"
-grep '^topocoll: ' "$work/preloaded.err" | sort | uniq -c || echo "  (none)"
-check_ran preloaded $status
+after_preloaded_run $?
 
 # Compared even when a check above failed, to say all. A thermo line: the step, then numbers.
 same_lines "thermo lines" '^ +[0-9]+ +-?[0-9.]+( +-?[0-9.e+-]+)+ *$' NAME/log.lammps

@@ -74,3 +74,16 @@ same_bytes() {
     failed=1
   fi
 }
+
+# after_preloaded_run STATUS: once the preloaded run ended with STATUS, exits 77 where it was
+# skipped (the program and the library use different MPI libraries), prints topocoll's verbose
+# lines with how often each was said, and checks that the run ended well (check_ran).
+after_preloaded_run() {
+  if [[ $1 -eq 77 ]]; then
+    grep 'skipped' "$work/preloaded.err" >&2
+    exit 77
+  fi
+  echo "topocoll's lines in the preloaded run, with how often each was said:"
+  grep '^topocoll: ' "$work/preloaded.err" | sort | uniq -c || echo "  (none)"
+  check_ran preloaded "$1"
+}
