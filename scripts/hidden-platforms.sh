@@ -20,11 +20,15 @@
 #   --sizes           block sizes simulated, in bytes (default 16,1024,65536,1048576)
 #   --validate-sizes  the calibration's validation sizes (default: --sizes); sizes simulated but
 #                     not validated check what auto does between the validated ones
-# About 10 minutes on 2 cores after the build (the three calibrations take most of it).
+# About 5 minutes on 2 cores after the build, with seven sizes (2026-12-07).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seed="" sizes_list=16,1024,65536,1048576 validate_list="" out=""
 while [[ $# -gt 0 ]]; do
+  if [[ $1 == --* && $1 != --help && $# -lt 2 ]]; then
+    echo "hidden-platforms.sh: $1 needs a value (see --help)" >&2
+    exit 2
+  fi
   case "$1" in
     --seed) seed="$2"; shift 2 ;;
     --sizes) sizes_list="$2"; shift 2 ;;
