@@ -119,8 +119,9 @@ for entry in "${platforms[@]}"; do
       algorithms=native
       [[ $selector == ompi ]] && algorithms=auto,native,$candidates
       run="$out/$name-$bytes-$selector"
-      if ! scripts/simulate.sh --selector "$selector" "$out/$name.xml" "$np" -- "${study_bench_flags[@]}" "${buffers[@]}" \
-        --algorithms "$algorithms" --calibration "$out/$name.calibration.json" -m "$bytes" >"$run.csv" 2>"$run.err"; then
+      if ! scripts/simulate.sh --selector "$selector" "$out/$name.xml" "$np" -- "${study_bench_flags[@]}" \
+        "${buffers[@]}" --algorithms "$algorithms" --calibration "$out/$name.calibration.json" -m "$bytes" \
+        >"$run.csv" 2>"$run.err"; then
         # SimGrid 3.32's MPICH selector picks its pair alltoall for large blocks, which it refuses
         # on a process count that is not a power of two (docs/results.md, three clusters).
         why=$(grep -m 1 -o 'Uncaught exception.*' "$run.err" || tail -n 1 "$run.err")

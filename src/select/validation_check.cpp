@@ -141,9 +141,11 @@ std::optional<ValidatedChoice> overrule_by_validation(Operation operation, std::
 
 std::optional<std::string> validated_winner_at(Operation operation, std::size_t block_bytes, int ranks,
                                                const Calibration& calibration, std::span<const Algorithm> candidates) {
-  const bool validated = std::any_of(calibration.validation.begin(), calibration.validation.end(), [&](const ValidationPoint& v) {
-    return v.operation == to_string(operation) && v.bytes == block_bytes && v.algorithm == "native" && v.measured_us > 0.0;
-  });
+  const auto native_at_size = [&](const ValidationPoint& v) {
+    return v.operation == to_string(operation) && v.bytes == block_bytes && v.algorithm == "native" &&
+           v.measured_us > 0.0;
+  };
+  const bool validated = std::any_of(calibration.validation.begin(), calibration.validation.end(), native_at_size);
   if (ranks != calibration.ranks || !validated) return std::nullopt;
   const auto overruled = overrule_by_validation(operation, block_bytes, ranks, "native", calibration, candidates);
   return overruled ? overruled->algorithm : std::string("native");
