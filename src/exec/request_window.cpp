@@ -105,10 +105,7 @@ void RequestWindow::settle(std::size_t slot, const MPI_Status& status, bool erro
     settle_success(slot, status);
     return;
   }
-  Posted& posted = posted_[slot];
-  posted.active = false;
-  requests_[slot] = MPI_REQUEST_NULL;  // completed requests are freed by MPI
-  --in_flight_;
+  const Posted& posted = retire(slot);
   int error_class = MPI_SUCCESS;
   MPI_Error_class(error, &error_class);
   if (posted.receive && error_class == MPI_ERR_TRUNCATE) {

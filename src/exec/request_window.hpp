@@ -89,11 +89,16 @@ class RequestWindow {
   void settle(std::size_t slot, const MPI_Status& status, bool error_field_valid);
   // settle() of a request that completed without error, inline: a walk settles every message.
   void settle_success(std::size_t slot, const MPI_Status& status) {
+    const Posted& posted = retire(slot);
+    if (posted.receive && posted.bytes <= static_cast<std::size_t>(INT_MAX)) check_received_bytes(posted, status);
+  }
+  // The completed request in `slot` no longer in flight; what it was.
+  const Posted& retire(std::size_t slot) {
     Posted& posted = posted_[slot];
     posted.active = false;
     requests_[slot] = MPI_REQUEST_NULL;  // completed requests are freed by MPI
     --in_flight_;
-    if (posted.receive && posted.bytes <= static_cast<std::size_t>(INT_MAX)) check_received_bytes(posted, status);
+    return posted;
   }
   // A completed receive's size against what the schedule expects (a shorter message: failure).
   void check_received_bytes(const Posted& posted, const MPI_Status& status);

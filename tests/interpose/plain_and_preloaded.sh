@@ -23,12 +23,18 @@ run_program() {
   return $status
 }
 
+# done_file_of NAME: the file of run NAME where done_marker is printed.
+done_file_of() {
+  local path="$work/${done_in:-NAME.out}"
+  echo "${path//NAME/$1}"
+}
+
 # report_failure NAME REASON: what the program (when it stopped early) and run_mpi_program.sh
 # said of run NAME.
 report_failure() {
   echo "FAIL: the $1 run: $2" >&2
-  local done_file="$work/${done_in:-NAME.out}"
-  done_file="${done_file//NAME/$1}"
+  local done_file
+  done_file=$(done_file_of "$1")
   if ! grep -Eq -- "$done_marker" "$done_file"; then
     echo "  the program stopped early; the last lines of its output ($done_file):" >&2
     tail -n 15 "$done_file" >&2
@@ -42,11 +48,8 @@ report_failure() {
 check_ran() {
   if [[ $2 -ne 0 ]]; then
     report_failure "$1" "run_mpi_program.sh exited with status $2"
-  else
-    local done_file="$work/${done_in:-NAME.out}"
-    if ! grep -Eq -- "$done_marker" "${done_file//NAME/$1}"; then
-      report_failure "$1" "no line of ${done_file//NAME/$1} matches '$done_marker'"
-    fi
+  elif ! grep -Eq -- "$done_marker" "$(done_file_of "$1")"; then
+    report_failure "$1" "no line of $(done_file_of "$1") matches '$done_marker'"
   fi
 }
 
