@@ -16,7 +16,8 @@
 //    would (a host's adapter shared by its ranks);
 //  - the backbone between the first two groups of the outermost level: one flow per rank of the
 //    smaller group, then many (each rank of the first to up to 32 of the second), then those
-//    flows and their reverses at once;
+//    flows and their reverses at once; a limit of its own unless every probe passed nearly what
+//    the two groups' own links do (then it measured those, and the model widens it with them);
 //  - beside those, the share of a rank's link that one flow inside its group takes while the
 //    rank sends flows across to up to 32 ranks at once (latency-weighted sharing);
 //  - the local copy bandwidth: memcpy, or under SMPI the value given with --copy-bandwidth (what
@@ -72,10 +73,9 @@ constexpr std::size_t kAggregateLarge = 1 << 20;
 constexpr std::size_t kBackboneSmall = 1 << 20;
 constexpr std::size_t kBackboneLarge = 4 << 20;
 constexpr int kMaxBackboneFan = 32;
-// A group's probe takes up to this many ranks (n (n - 1) flows), and the group is a limit of its
-// own where it passes below this share of what their links pass.
+// A group's probe takes up to this many ranks (n (n - 1) flows); the group is a limit of its own
+// where it passes below kLimitOfItsOwnShare of what their links pass.
 constexpr std::size_t kMaxGroupProbe = 64;
-constexpr double kGroupLimitShare = 0.75;
 // The envelope's probe: this many messages of this size per flow (SMPI's 16-byte envelope
 // makes 256 x 16 flows of 8 B take 7.8 us more than one each through a 12.5 GB/s link).
 constexpr int kEnvelopeMessages = 256;
@@ -294,13 +294,13 @@ std::vector<int> group_probe_ranks(const Topology& t, int level, int group = -1)
   return ranks;
 }
 
-// Keeps a group's measured capacity or link (`what`) where it passes below kGroupLimitShare of
+// Keeps a group's measured capacity or link (`what`) where it passes below kLimitOfItsOwnShare of
 // what its probe's ranks' links would (each `link` bytes per second), and says which on `log`.
 void keep_if_a_limit(GroupCapacityCalibration g, double link, const char* what,
                      std::vector<GroupCapacityCalibration>& limits, std::ostream& log) {
   const double links_pass = static_cast<double>(g.ranks) * link;
   log << g.bytes_per_s << " B/s, " << g.bytes_per_s / links_pass << " of what their links pass";
-  if (g.bytes_per_s > 0 && g.bytes_per_s < kGroupLimitShare * links_pass) {
+  if (g.bytes_per_s > 0 && g.bytes_per_s < kLimitOfItsOwnShare * links_pass) {
     log << ": a " << what << " of its own, charged by the model\n";
     limits.push_back(std::move(g));
   } else {
@@ -376,6 +376,29 @@ std::vector<GroupCapacityCalibration> measure_group_links(MPI_Comm comm, const T
     keep_if_a_limit(std::move(g), link, "link", limits, log);
   }
   return limits;
+}
+
+// What the two groups' own links pass one way (their ranks' links and the group links kept
+// inside them; the smaller direction), in bytes per second, where every backbone probe in `bb`
+// passed at least kLimitOfItsOwnShare of it (both directions: of the two directions' sum): the
+// probes then measured those links, not the backbone (BackboneCalibration). Else nullopt.
+std::optional<double> backbone_groups_links(const Calibration& c, const Topology& topology,
+                                            const BackboneCalibration& bb, std::ostream& log) {
+  MachineCost links;
+  links.injection_bytes_per_us = c.node.injection_bytes_per_s * 1e-6;
+  links.ejection_bytes_per_us = c.node.ejection_bytes_per_s * 1e-6;
+  for (const GroupCapacityCalibration& g : c.group_links) links.group_links.push_back({g.level, g.bytes_per_s * 1e-6});
+  const std::vector<double> out = group_links_pass_bytes_per_us(links, topology, 0, true),
+                            in = group_links_pass_bytes_per_us(links, topology, 0, false);
+  const auto a = static_cast<std::size_t>(bb.group_a), b = static_cast<std::size_t>(bb.group_b);
+  const double forth = std::min(out[a], in[b]) * 1e6, back = std::min(out[b], in[a]) * 1e6;
+  bool own = bb.both_directions.bytes_per_s < kLimitOfItsOwnShare * (forth + back);
+  for (const FlowCapacity& point : bb.one_direction)
+    own = own || point.bytes_per_s < kLimitOfItsOwnShare * std::min(forth, back);
+  log << "backbone against what its groups' own links pass (" << std::min(forth, back) << " B/s one way): "
+      << (own ? "a limit of its own\n" : "not a limit of its own, widened with the groups' links\n");
+  if (own) return std::nullopt;
+  return std::min(forth, back);
 }
 
 // The bytes each message adds on the innermost group link kept (EnvelopeCalibration): its probe's
@@ -568,6 +591,7 @@ Calibration measure_machine(MPI_Comm comm, const Options& o, const Topology& top
     }
     log << "backbone both ways, " << bb.both_directions.flows << " flows: " << bb.both_directions.bytes_per_s
         << " B/s\n";
+    bb.groups_links_bytes_per_s = backbone_groups_links(c, topology, bb, log);
     // The share of a rank's link that one flow inside its group takes beside flows across.
     const std::vector<int> near = node_peers(topology, a.front(), 1);
     if (!near.empty() && topology.group(near.front(), 0) == topology.group(a.front(), 0)) {

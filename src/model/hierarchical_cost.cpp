@@ -473,11 +473,14 @@ double RoundCostMeter::finish(const Window* window, std::size_t alike) {
     for (std::size_t i = 0; i < crossings_; ++i) {
       const BackboneLoad& one = backbone_[i];
       if (one.flows == 0) continue;
-      const double capacity = bb.capacity_bytes_per_us(one.flows);
+      // A backbone that was no limit of its own widens with the groups' links.
+      const double wider = pricing_->backbone_widening(one.from, one.to);
+      const double capacity = bb.capacity_bytes_per_us(one.flows) * wider;
       round_us = std::max(round_us, start_us + std::max(drain_us(one.senders, nullptr, capacity, latency_us),
                                                         drain_us(one.receivers, nullptr, capacity, latency_us)));
       const BackboneLoad* back = find_crossing(one.to, one.from);
-      const double both = bb.duplex_ratio * bb.capacity_bytes_per_us((one.flows + (back ? back->flows : 0)) / 2.0);
+      const double both = bb.duplex_ratio * bb.capacity_bytes_per_us((one.flows + (back ? back->flows : 0)) / 2.0) *
+                          (wider + pricing_->backbone_widening(one.to, one.from)) / 2.0;
       round_us = std::max(
           round_us, start_us + std::max(drain_us(one.senders, back ? &back->senders : nullptr, both, latency_us),
                                         drain_us(one.receivers, back ? &back->receivers : nullptr, both, latency_us)));

@@ -36,7 +36,9 @@
 //  - the backbone: for each ordered pair of groups it joins, the round's longest copy + o +
 //    the time to drain the bytes from one group to the other through the one-direction
 //    capacity (at that many flows), none moving before the backbone latency; for each
-//    unordered pair, the same with both directions and duplex_ratio times the capacity.
+//    unordered pair, the same with both directions and duplex_ratio times the capacity. A
+//    backbone that was no limit of its own in the calibration widens as the two groups' links
+//    pass more than the calibrated ones (MachinePricing::backbone_widening).
 //    Draining respects release times (a flow moves data from max(latency, its release)), which
 //    model latency-weighted sharing (TCP's RTT unfairness, which SimGrid's network models
 //    reproduce): a rank's flows inside its group take its link before its flows across the

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <utility>
 
 namespace topocoll {
 
@@ -53,6 +55,8 @@ std::optional<std::string> check_machine(const MachineCost& machine) {
     }
     if (!positive(bb.duplex_ratio)) return "the backbone's duplex ratio must be positive";
     if (!non_negative(bb.near_weight)) return "the backbone's near-flow weight must be 0 (unknown) or more";
+    if (!non_negative(bb.groups_links_bytes_per_us))
+      return "the backbone's groups' links must pass 0 (a limit of its own) or more";
   }
   for (const auto* list : {&machine.group_capacities, &machine.group_links}) {
     const std::string kind = list == &machine.group_links ? "group link " : "group capacity ";
@@ -80,6 +84,33 @@ double BackboneCost::capacity_bytes_per_us(double flows) const {
     }
   }
   return one_direction.back().bytes_per_us;
+}
+
+std::vector<double> group_links_pass_bytes_per_us(const MachineCost& machine, const Topology& topology, int level,
+                                                  bool out) {
+  if (level < 0 || level >= topology.level_count()) throw std::invalid_argument("no such topology level");
+  const auto size = static_cast<std::size_t>(topology.size());
+  // From the ranks outwards: `pass` per group of the level just inside, `inner` each rank's.
+  std::vector<double> pass(size, out ? machine.injection_bytes_per_us : machine.ejection_bytes_per_us);
+  std::vector<int> inner(size);
+  for (std::size_t r = 0; r < size; ++r) inner[r] = static_cast<int>(r);
+  for (int l = topology.level_count() - 1; l >= level; --l) {
+    std::vector<double> outer(static_cast<std::size_t>(topology.group_count(l)), 0.0);
+    std::vector<char> counted(pass.size(), 0);
+    for (std::size_t r = 0; r < size; ++r) {
+      const auto below = static_cast<std::size_t>(inner[r]);
+      if (counted[below]) continue;
+      counted[below] = 1;
+      outer[static_cast<std::size_t>(topology.group(static_cast<int>(r), l))] += pass[below];
+    }
+    for (const GroupLink& link : machine.group_links) {
+      if (link.level != topology.levels()[static_cast<std::size_t>(l)]) continue;
+      for (double& group : outer) group = std::min(group, link.bytes_per_us);
+    }
+    pass = std::move(outer);
+    for (std::size_t r = 0; r < size; ++r) inner[r] = topology.group(static_cast<int>(r), l);
+  }
+  return pass;
 }
 
 namespace {
@@ -139,6 +170,10 @@ MachinePricing::MachinePricing(const MachineCost& machine, const Topology* topol
         for (int r = 0; r < size; ++r) backbone_groups_.push_back(topology->group(r, l));
       }
       backbone_latency_us_ = known[find_from(machine.backbone->level, 0)].latency_us;
+      if (machine.backbone->groups_links_bytes_per_us > 0.0 && backbone_group_count_ > 1) {
+        links_out_ = group_links_pass_bytes_per_us(machine, *topology, l, true);
+        links_in_ = group_links_pass_bytes_per_us(machine, *topology, l, false);
+      }
     }
   }
   sample_ = backbone_groups_.empty() ? RankSample(outermost_groups(groups_, levels_, size), size, reading)

@@ -8,6 +8,7 @@
 // latency and bandwidth a message between two ranks pays, and which backbone it crosses.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -43,11 +44,20 @@ struct CapacityPoint {
 // weighs (latency-weighted sharing: a flow with K flows across beside it takes
 // near_weight / (near_weight + K) of the link). 0: not measured; the model then assumes that
 // flows kept in flight across the backbone lose nothing to the rounds they overlap.
+//
+// groups_links_bytes_per_us, where set: the calibration's probes passed nearly what the probing
+// groups' own links pass one way (this much), so the backbone was no limit of its own there (a
+// tree whose uplinks were as wide as, or near, the hosts below them), and what they measured says
+// how the tree tapers rather than how wide it is. Between two groups of a problem whose links pass
+// more, the model widens the backbone by as much (MachinePricing::backbone_widening): a job on
+// leaves of more hosts than the calibrated ones keeps the tree's taper, not the calibrated
+// leaves' width. 0: a limit of its own, the same at every size.
 struct BackboneCost {
   std::string level;
   std::vector<CapacityPoint> one_direction;  // by increasing flows
   double duplex_ratio = 2.0;
   double near_weight = 0.0;
+  double groups_links_bytes_per_us = 0.0;
   // The one-direction capacity with `flows` simultaneous flows.
   double capacity_bytes_per_us(double flows) const;
 };
@@ -104,6 +114,13 @@ struct MachineCost {
   double envelope_bytes = 0.0;
 };
 
+// What each group of `level` can pass out of itself (`out`) or into itself through its ranks'
+// links and the group links at its level and inside it (MachineCost::group_links, by level
+// name): a rank passes its injection (ejection) bandwidth, and a group the sum of its inner
+// groups (at the innermost level, its ranks), capped by its own link. Bytes per us.
+std::vector<double> group_links_pass_bytes_per_us(const MachineCost& machine, const Topology& topology, int level,
+                                                  bool out);
+
 // Why `machine` cannot price anything (no levels, a non-positive bandwidth...), or nullopt.
 std::optional<std::string> check_machine(const MachineCost& machine);
 
@@ -144,6 +161,15 @@ class MachinePricing {
   int backbone_group_count() const { return backbone_group_count_; }
   // Latency of the level the backbone joins (what a message across it pays).
   double backbone_latency_us() const { return backbone_latency_us_; }
+  // How many times the calibrated capacity the backbone passes from backbone group `from` to
+  // `to`: what leaves `from` through its own links and enters `to` through theirs over what the
+  // calibrated groups' links passed (BackboneCost::groups_links_bytes_per_us), at least 1; 1 where
+  // the backbone is a limit of its own.
+  double backbone_widening(int from, int to) const {
+    if (links_out_.empty()) return 1.0;
+    const double links = std::min(links_out_[static_cast<std::size_t>(from)], links_in_[static_cast<std::size_t>(to)]);
+    return std::max(1.0, links / machine_->backbone->groups_links_bytes_per_us);
+  }
   // The machine level each problem level maps to (names, for explanations), "same group" last.
   std::vector<std::string> mapping() const;
   const RankSample& sample() const { return sample_; }
@@ -199,6 +225,7 @@ class MachinePricing {
   std::vector<int> backbone_groups_;
   int backbone_group_count_ = 0;
   double backbone_latency_us_ = 0.0;
+  std::vector<double> links_out_, links_in_;  // per backbone group, where the backbone is no limit of its own
   RankSample sample_;
   std::vector<SharedGroups> shared_groups_;
   int host_level_ = -1;  // the innermost problem level when it has a group link, or -1

@@ -124,6 +124,9 @@ Calibration read(const json& root) {
       if (ns.share >= 1) fail("backbone.near_share.share", "must be below 1 (a share of the link)");
       bb.near_share = ns;
     }
+    if (const auto links = backbone.find("groups_links_bytes_per_s"); links != backbone.end() && !links->is_null()) {
+      bb.groups_links_bytes_per_s = number(backbone, "backbone", "groups_links_bytes_per_s", true);
+    }
     c.backbone = bb;
   }
   // group_capacities and group_links: one entry per level.
@@ -241,6 +244,7 @@ MachineCost Calibration::machine() const {
       const NearShare& ns = *backbone->near_share;
       bb.near_weight = ns.share * ns.far_flows / (1.0 - ns.share);
     }
+    if (backbone->groups_links_bytes_per_s) bb.groups_links_bytes_per_us = *backbone->groups_links_bytes_per_s * kPerUs;
     m.backbone = bb;
   }
   for (const GroupCapacityCalibration& g : group_capacities) {
@@ -358,7 +362,8 @@ std::string calibration_to_json(const Calibration& c) {
         {"level", bb.level},
         {"groups", {bb.group_a, bb.group_b}},
         {"one_direction", points},
-        {"both_directions", {{"flows", bb.both_directions.flows}, {"bytes_per_s", bb.both_directions.bytes_per_s}}}};
+        {"both_directions", {{"flows", bb.both_directions.flows}, {"bytes_per_s", bb.both_directions.bytes_per_s}}},
+        {"groups_links_bytes_per_s", bb.groups_links_bytes_per_s ? ordered_json(*bb.groups_links_bytes_per_s) : nullptr}};
     if (bb.near_share) {
       root["backbone"]["near_share"] = {{"far_flows", bb.near_share->far_flows}, {"share", bb.near_share->share}};
     }

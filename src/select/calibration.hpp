@@ -12,7 +12,8 @@
 //    "backbone": {"level": "cluster", "groups": [0, 1],
 //                 "one_direction": [{"flows": 30, "bytes_per_s": 1.25e9},
 //                                   {"flows": 900, "bytes_per_s": 1.25e9}],
-//                 "both_directions": {"flows": 1800, "bytes_per_s": 2.5e9}},
+//                 "both_directions": {"flows": 1800, "bytes_per_s": 2.5e9},
+//                 "groups_links_bytes_per_s": null},
 //    "group_capacities": [{"level": "node", "group": 0, "ranks": 16, "flows": 240,
 //                          "bytes_per_s": 3.6e10}],
 //    "group_links": [{"level": "node", "group": 0, "ranks": 16, "flows": 16, "bytes_per_s": 1.25e10}],
@@ -101,7 +102,17 @@ struct BackboneCalibration {
   std::vector<FlowCapacity> one_direction;  // by increasing flows
   FlowCapacity both_directions;
   std::optional<NearShare> near_share;  // absent in files from before it was measured
+  // Set where every point above passed at least kLimitOfItsOwnShare of what the probing
+  // groups' own links pass (one way, the smaller direction; both directions' sum for
+  // both_directions): that, in bytes per second. The probes then saw the hosts' links more than
+  // the backbone (a non-blocking tree), and the model widens the backbone with the groups'
+  // links (BackboneCost::groups_links_bytes_per_us). Absent (and in older files): a limit of its own.
+  std::optional<double> groups_links_bytes_per_s;
 };
+
+// A measured group capacity, group link or backbone is a limit of its own where it passes below
+// this share of what the probing ranks' own links pass; else the probe measured those links.
+inline constexpr double kLimitOfItsOwnShare = 0.75;
 
 // The ranks of one group of `level` (`ranks` of them) all sending to each other at once
 // (`flows`): the bytes per second the group passed in all. Kept only where that is well below

@@ -67,6 +67,20 @@ TEST(CalibrationFile, RoundTrip) {
   EXPECT_EQ(back->validation_noise, std::optional<double>(0.005));
   EXPECT_FALSE(back->validation[1].error());
 
+  EXPECT_EQ(back->machine().backbone->groups_links_bytes_per_us, 0.0);
+  {  // a backbone no limit of its own is read back so; files from before it was judged: a limit
+    Calibration wide = c;
+    wide.backbone->groups_links_bytes_per_s = 2e11;
+    const auto wide_back = parse_calibration(calibration_to_json(wide), &error);
+    ASSERT_TRUE(wide_back) << error;
+    EXPECT_DOUBLE_EQ(wide_back->machine().backbone->groups_links_bytes_per_us, 2e5);
+    auto text = nlohmann::json::parse(calibration_to_json(wide));
+    text["backbone"].erase("groups_links_bytes_per_s");
+    const auto before = parse_calibration(text.dump(), &error);
+    ASSERT_TRUE(before) << error;
+    EXPECT_EQ(before->machine().backbone->groups_links_bytes_per_us, 0.0);
+  }
+
   Calibration older = c;  // files from before the near share was measured
   older.backbone->near_share.reset();
   const auto older_back = parse_calibration(calibration_to_json(older), &error);
@@ -244,6 +258,8 @@ TEST(CalibrationFile, ErrorsNameTheField) {
             "backbone.near_share.share must be below 1 (a share of the link)");
   EXPECT_EQ(error_after([](json& d) { d["backbone"]["near_share"]["far_flows"] = 0; }),
             "backbone.near_share.far_flows must be at least 1");
+  EXPECT_EQ(error_after([](json& d) { d["backbone"]["groups_links_bytes_per_s"] = 0; }),
+            "backbone.groups_links_bytes_per_s must be a positive number");
   EXPECT_EQ(error_after([](json& d) { d["backbone"]["near_share"] = 3; }),
             "backbone.near_share must be an object with \"far_flows\" and \"share\"");
   EXPECT_EQ(error_after([](json& d) { d["backbone"]["one_direction"][1]["flows"] = 30; }),

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <vector>
+
 #include "algorithms/registry.hpp"
 #include "model/plan_cost.hpp"
 #include "model_machines.hpp"
@@ -216,6 +219,59 @@ TEST(HierarchicalCost, BackboneCapacityInterpolatesInFlows) {
   EXPECT_DOUBLE_EQ(bb.capacity_bytes_per_us(60), 75.0);
   EXPECT_DOUBLE_EQ(bb.capacity_bytes_per_us(110), 50.0);
   EXPECT_DOUBLE_EQ(bb.capacity_bytes_per_us(5000), 50.0);
+}
+
+// Two leaves of `hosts` hosts of two ranks each (levels "leaf", "node").
+Topology leaves_of_hosts(int hosts) {
+  std::vector<std::vector<int>> groups;
+  for (int r = 0; r < 4 * hosts; ++r) groups.push_back({r / (2 * hosts), r / 2});
+  return Topology({"leaf", "node"}, groups);
+}
+
+// What a group passes through its links: each rank its own (100 bytes/us out, 80 in), each host
+// at most its link's 150, each leaf the sum of its hosts'.
+TEST(HierarchicalCost, GroupsPassWhatTheirRanksAndLinksDo) {
+  MachineCost m = test_machines::by_hand();
+  m.ejection_bytes_per_us = 80.0;
+  const Topology topology = leaves_of_hosts(3);
+  EXPECT_EQ(group_links_pass_bytes_per_us(m, topology, 0, true), (std::vector<double>{600.0, 600.0}));
+  EXPECT_EQ(group_links_pass_bytes_per_us(m, topology, 1, false), (std::vector<double>(6, 160.0)));
+  m.group_links = {{"node", 150.0}};
+  EXPECT_EQ(group_links_pass_bytes_per_us(m, topology, 0, true), (std::vector<double>{450.0, 450.0}));
+  EXPECT_EQ(group_links_pass_bytes_per_us(m, topology, 0, false), (std::vector<double>{450.0, 450.0}));
+  m.group_links = {{"leaf", 200.0}, {"node", 150.0}};
+  EXPECT_EQ(group_links_pass_bytes_per_us(m, topology, 0, true), (std::vector<double>{200.0, 200.0}));
+  EXPECT_THROW(group_links_pass_bytes_per_us(m, topology, 2, true), std::invalid_argument);
+}
+
+// A backbone calibrated on leaves of 2 hosts, at what their links pass (2 x 150 bytes/us): on
+// leaves of 8 hosts, pairwise's rounds across the leaves put 8 hosts' bytes on it at once. As a
+// limit of its own it passes 300 bytes/us there; where the calibration found it no limit of its
+// own (it measured the hosts' links, 300 bytes/us), it widens with the 8 hosts' links, and the
+// rounds take what they alone give, as on a backbone of 1200 bytes/us. One that passed 0.8 of
+// the calibrated hosts' links passes 0.8 of the larger leaves' (the tree's taper), and never
+// less than it measured on smaller leaves.
+TEST(HierarchicalCost, ABackboneNoLimitOfItsOwnWidensWithItsGroupsLinks) {
+  MachineCost m = test_machines::by_hand();
+  m.levels = {{"leaf", 20.0, 100.0}, {"node", 10.0, 100.0}, {"same group", 1.0, 1000.0}};
+  m.group_links = {{"node", 150.0}};
+  const auto pairwise_us = [&](double backbone, double groups_links, int hosts) {
+    m.backbone = BackboneCost{"leaf", {{4, backbone}}, 2.0};
+    m.backbone->groups_links_bytes_per_us = groups_links;
+    EXPECT_FALSE(check_machine(m));
+    const Topology topology = leaves_of_hosts(hosts);
+    const Problem problem{topology.size(), 10000, &topology, {}};
+    return predict_hierarchical_us(build_full_schedule(*find_algorithm(Operation::alltoall, "pairwise"), problem),
+                                   m, &topology);
+  };
+  EXPECT_DOUBLE_EQ(pairwise_us(300.0, 300.0, 2), pairwise_us(300.0, 0.0, 2));  // the calibrated leaves
+  EXPECT_LT(pairwise_us(300.0, 300.0, 8), 0.8 * pairwise_us(300.0, 0.0, 8));
+  EXPECT_DOUBLE_EQ(pairwise_us(300.0, 300.0, 8), pairwise_us(1200.0, 0.0, 8));
+  EXPECT_DOUBLE_EQ(pairwise_us(240.0, 300.0, 8), pairwise_us(960.0, 0.0, 8));
+  EXPECT_DOUBLE_EQ(pairwise_us(240.0, 1200.0, 2), pairwise_us(240.0, 0.0, 2));
+  m.backbone->groups_links_bytes_per_us = -1.0;
+  ASSERT_TRUE(check_machine(m));
+  EXPECT_NE(check_machine(m)->find("groups' links must pass 0"), std::string::npos);
 }
 
 std::vector<std::string> mapping(const MachineCost& m, std::vector<std::string> levels) {
