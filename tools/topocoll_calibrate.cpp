@@ -384,10 +384,7 @@ std::vector<GroupCapacityCalibration> measure_group_links(MPI_Comm comm, const T
 // probes then measured those links, not the backbone (BackboneCalibration). Else nullopt.
 std::optional<double> backbone_groups_links(const Calibration& c, const Topology& topology,
                                             const BackboneCalibration& bb, std::ostream& log) {
-  MachineCost links;
-  links.injection_bytes_per_us = c.node.injection_bytes_per_s * 1e-6;
-  links.ejection_bytes_per_us = c.node.ejection_bytes_per_s * 1e-6;
-  for (const GroupCapacityCalibration& g : c.group_links) links.group_links.push_back({g.level, g.bytes_per_s * 1e-6});
+  const MachineCost links = c.machine();  // the ranks' links and the group links measured so far
   const std::vector<double> out = group_links_pass_bytes_per_us(links, topology, 0, true),
                             in = group_links_pass_bytes_per_us(links, topology, 0, false);
   const auto a = static_cast<std::size_t>(bb.group_a), b = static_cast<std::size_t>(bb.group_b);
