@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <queue>
 #include <stdexcept>
 #include <tuple>
 #include <type_traits>
@@ -97,19 +96,26 @@ void FluidNetwork::begin_moving(std::size_t r, Moving flows) {
 // it is brought up to date only when it reaches the top, once however many routes changed it.
 void FluidNetwork::share() {
   const std::size_t n = in_flight_.size(), capacities = capacity_.size();
-  left_ = capacity_;
-  weight_.assign(capacities, 0.0);
-  version_.assign(capacities, 0);
+  if (left_.size() != capacities) {
+    left_.assign(capacities, 0.0);
+    weight_.assign(capacities, 0.0);
+    version_.assign(capacities, 0);
+    users_.assign(capacities, 0);
+    users_valid_ = false;
+  }
   fixed_.assign(n, 0);
   std::size_t unfixed = n;
   const auto route = [&](std::size_t k) -> const InFlight& { return in_flight_[k]; };
-  // The routes through each capacity, contiguous per capacity: made anew only when a route has
-  // joined or left since the last sharing (most events end a class of a route that goes on).
-  if (!users_valid_ || first_user_.size() != capacities + 1) {
-    users_.assign(capacities, 0);
+  // The routes through each capacity, contiguous per capacity, and the capacities some route
+  // uses: made anew only when a route has joined or left since the last sharing (most events end
+  // a class of a route that goes on). A sharing then reads only the capacities in use.
+  if (!users_valid_) {
+    std::fill(users_.begin(), users_.end(), 0);
+    in_use_.clear();
     for (std::size_t k = 0; k < n; ++k) {
       for (const FlowUse* use = route(k).uses; use != route(k).uses_end; ++use) {
-        ++users_[static_cast<std::size_t>(use->capacity)];
+        const auto c = static_cast<std::size_t>(use->capacity);
+        if (users_[c]++ == 0) in_use_.push_back(c);
       }
     }
     first_user_.assign(capacities + 1, 0);
@@ -124,8 +130,12 @@ void FluidNetwork::share() {
     }
     users_valid_ = true;
   }
-  users_.resize(capacities);
-  for (std::size_t c = 0; c < capacities; ++c) users_[c] = static_cast<int>(first_user_[c + 1] - first_user_[c]);
+  for (std::size_t c : in_use_) {
+    users_[c] = static_cast<int>(first_user_[c + 1] - first_user_[c]);
+    left_[c] = capacity_[c];
+    weight_[c] = 0.0;
+    version_[c] = 0;
+  }
   for (std::size_t k = 0; k < n; ++k) {
     const InFlight& f = route(k);
     const double weight = f.count / f.penalty;
@@ -139,12 +149,26 @@ void FluidNetwork::share() {
   auto next_cap = capped_.begin();
   const auto slot_of = [&](auto cap) { return routes_[cap->second].slot; };
 
-  using Entry = std::tuple<double, std::size_t, unsigned>;  // (level, capacity, version)
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> filling;
-  const auto push = [&](std::size_t c) {
-    if (users_[c] > 0 && weight_[c] > 0.0) filling.emplace(std::max(left_[c], 0.0) / weight_[c], c, version_[c]);
+  // The capacities by the level at which they fill: a heap of (level, capacity, version).
+  const auto later = std::greater<FillingEntry>();
+  filling_.clear();
+  const auto entry = [&](std::size_t c) {
+    return FillingEntry{std::max(left_[c], 0.0) / weight_[c], c, version_[c]};
   };
-  for (std::size_t c = 0; c < capacities; ++c) push(c);
+  for (std::size_t c : in_use_) {
+    if (weight_[c] > 0.0) filling_.push_back(entry(c));
+  }
+  std::make_heap(filling_.begin(), filling_.end(), later);
+  const auto push = [&](std::size_t c) {
+    if (users_[c] > 0 && weight_[c] > 0.0) {
+      filling_.push_back(entry(c));
+      std::push_heap(filling_.begin(), filling_.end(), later);
+    }
+  };
+  const auto pop = [&] {
+    std::pop_heap(filling_.begin(), filling_.end(), later);
+    filling_.pop_back();
+  };
   const auto fix = [&](std::size_t k, double rate) {
     InFlight& fixed = in_flight_[k];
     fixed.rate = rate;
@@ -160,12 +184,12 @@ void FluidNetwork::share() {
     }
   };
   while (unfixed > 0) {
-    while (!filling.empty() && std::get<2>(filling.top()) != version_[std::get<1>(filling.top())]) {
-      const std::size_t stale = std::get<1>(filling.top());
-      filling.pop();
+    while (!filling_.empty() && std::get<2>(filling_.front()) != version_[std::get<1>(filling_.front())]) {
+      const std::size_t stale = std::get<1>(filling_.front());
+      pop();
       push(stale);
     }
-    const double level = filling.empty() ? kInfinity : std::get<0>(filling.top());
+    const double level = filling_.empty() ? kInfinity : std::get<0>(filling_.front());
     // Only the caps at or below the level can bind; the routes fixed among them are passed.
     while (next_cap != capped_.end() && next_cap->first <= level && fixed_[slot_of(next_cap)]) ++next_cap;
     if (next_cap != capped_.end() && next_cap->first <= level) {
@@ -175,8 +199,8 @@ void FluidNetwork::share() {
         if (!fixed_[k]) fix(k, route(k).rate_cap);
       }
     } else if (std::isfinite(level)) {
-      const std::size_t tight = std::get<1>(filling.top());
-      filling.pop();
+      const std::size_t tight = std::get<1>(filling_.front());
+      pop();
       for (std::size_t u = first_user_[tight]; u < first_user_[tight + 1]; ++u) {
         const std::size_t k = user_[u];
         if (!fixed_[k]) fix(k, level / route(k).penalty);

@@ -136,7 +136,10 @@ class FluidNetwork {
   std::vector<int> users_;
   std::vector<unsigned> version_;
   std::vector<std::size_t> first_user_, user_;  // kept while the routes in flight stay the same
+  std::vector<std::size_t> in_use_;             // the capacities some route in flight uses, as well
   bool users_valid_ = false;
+  using FillingEntry = std::tuple<double, std::size_t, unsigned>;
+  std::vector<FillingEntry> filling_;
   std::vector<char> fixed_;
 };
 
