@@ -16,11 +16,13 @@ void add_fluid_options(CLI::App& app, FluidOptions& options) {
                "with --network: the time of the schedule in the fluid (max-min) model of SimGrid's flows, instead of "
                "the statistics (docs/algorithms.md, \"The fluid model\")");
   app.add_option("--fluid-reading", options.reading,
-                 "--fluid: every-link (every rank, every link alone), links-alike (a sample of ranks beyond 320, the "
-                 "host links of a cluster read alike, which spreads skewed traffic evenly) or auto (every-link up to "
-                 "320 ranks; beyond, links-alike where the sampled ranks of each cluster post alike in every round, "
-                 "every-link where they do not while that stays within minutes: docs/algorithms.md)")
-      ->check(CLI::IsMember({"auto", "every-link", "links-alike"}))
+                 "--fluid: every-link (every rank, every link alone: exact), links-alike (a sample of ranks beyond 320, "
+                 "the host links of a cluster read alike, which spreads skewed traffic evenly), bottlenecks (every "
+                 "rank, every link alone, each round as long as its most loaded link: no sharing worked out) or auto "
+                 "(every-link up to 320 ranks; beyond, links-alike where the sampled ranks of each cluster post alike "
+                 "in every round, and where they do not every-link while that stays within minutes, bottlenecks "
+                 "past that: docs/algorithms.md)")
+      ->check(CLI::IsMember({"auto", "every-link", "links-alike", "bottlenecks"}))
       ->capture_default_str();
   app.add_option("--copy-bandwidth", options.copy_bandwidth,
                  "--fluid: bytes/s of the local copies (topocoll-bench's --copy-bandwidth in the simulation)")
@@ -45,6 +47,7 @@ int print_fluid_time(const Algorithm& algorithm, const Problem& problem, const n
   options.parameters.recv_overhead_us = options.overhead_us;
   const FluidReading reading = options.reading == "every-link"    ? FluidReading::every_link
                                : options.reading == "links-alike" ? FluidReading::links_alike
+                               : options.reading == "bottlenecks" ? FluidReading::bottlenecks
                                                                   : FluidReading::automatic;
   FluidTime fluid;
   const auto start = std::chrono::steady_clock::now();
@@ -62,6 +65,10 @@ int print_fluid_time(const Algorithm& algorithm, const Problem& problem, const n
                  "links alike spreads them evenly over the cluster's host links and can be far under the exact "
                  "reading (--fluid-reading every-link; docs/algorithms.md, \"The fluid model\")\n";
   }
+  if (fluid.bottlenecks && reading == FluidReading::automatic) {
+    std::cerr << "topocoll-plan: note: skewed traffic past the exact reading's reach, read by each round's bottlenecks "
+                 "(--fluid-reading bottlenecks; docs/algorithms.md, \"The fluid model\", gives its error)\n";
+  }
   if (format == "json") {
     nlohmann::json out;
     out["algorithm"] = run;
@@ -72,6 +79,7 @@ int print_fluid_time(const Algorithm& algorithm, const Problem& problem, const n
     out["flow_classes"] = fluid.flow_classes;
     out["events"] = fluid.events;
     out["links_alike"] = fluid.links_alike;
+    out["bottlenecks"] = fluid.bottlenecks;
     out["every_rank"] = fluid.every_rank;
     out["ranks_differ"] = fluid.ranks_differ;
     out["model_ms"] = model_ms;
@@ -80,7 +88,8 @@ int print_fluid_time(const Algorithm& algorithm, const Problem& problem, const n
     std::cout << run << ", " << problem.size << " ranks, " << problem.block_bytes << " bytes per block: " << fluid.us
               << " us in the fluid model (" << fluid.rounds << " rounds, " << fluid.flow_classes << " flow classes, "
               << fluid.events << " sharings; " << (fluid.every_rank ? "every rank" : "a sample of ranks") << ", "
-              << (fluid.links_alike ? "host links read alike per cluster" : "every link alone") << "; " << model_ms
+              << (fluid.links_alike ? "host links read alike per cluster" : "every link alone")
+              << (fluid.bottlenecks ? ", each round as long as its bottleneck" : "") << "; " << model_ms
               << " ms)\n";
   }
   return 0;

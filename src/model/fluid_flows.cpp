@@ -59,6 +59,26 @@ bool RankRoundTally::stage(std::size_t bytes, bool mixes) {
   return true;
 }
 
+void read_rank_round_cpu(const FluidParameters& parameters, const RankRoundTally& tally, double round_start_us,
+                         RankRoundCpu& cpu) {
+  cpu.posting_us = round_start_us + copy_us(parameters, tally.copied_before);
+  const std::size_t n = tally.sent.size();
+  cpu.posted_by.assign(n, 0.0);
+  double posts = 0.0;
+  for (std::size_t k = 0; k < n; ++k) {
+    posts += copy_us(parameters, tally.sent[k].staged_bytes) + parameters.send_overhead_us;
+    cpu.posted_by[k] = posts;
+  }
+  // SMPI charges a receive's overhead (detached receives only) as it completes, one after the
+  // other: the last one in takes its own after the round's flows, the others wait for the CPU.
+  const auto detached = std::count_if(tally.received.begin(), tally.received.end(),
+                                      [&](const auto& m) { return is_detached(parameters, m.bytes); });
+  const double copy_out = copy_us(parameters, tally.staged_received_bytes);
+  cpu.copying_out_us = copy_out + (detached > 0 ? parameters.recv_overhead_us : 0.0);
+  cpu.done_us = cpu.posting_us + posts + copy_us(parameters, tally.copied_after) +
+                parameters.recv_overhead_us * static_cast<double>(detached) + copy_out;
+}
+
 FluidLinks::FluidLinks(const network::Network& network, const FluidParameters& parameters, bool alike,
                        FluidNetwork& fluid)
     : network_(&network), parameters_(&parameters), alike_(alike), fluid_(&fluid) {

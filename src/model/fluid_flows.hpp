@@ -49,6 +49,19 @@ class RankRoundTally final : public RoundSink {
   std::size_t* staged_so_far_ = nullptr;
 };
 
+// A rank's CPU in one round of rounds that end together (fluid_rounds.hpp, fluid_bottlenecks.hpp),
+// from the tally of its round started at `round_start_us`: its copies before the posts, then each post after the one before
+// it and its own copy into the staging area; once its transfers are in, SMPI's receive overheads
+// (detached receives, one after the other) and its staged receives copied out.
+struct RankRoundCpu {
+  double posting_us = 0.0;        // when its posts begin
+  std::vector<double> posted_by;  // per message sent: its CPU time from posting_us until it is posted
+  double done_us = 0.0;           // when all of its CPU work in the round is done
+  double copying_out_us = 0.0;    // its CPU work once its last receive is in
+};
+void read_rank_round_cpu(const FluidParameters& parameters, const RankRoundTally& tally, double round_start_us,
+                         RankRoundCpu& cpu);
+
 // A route as its flows see it: the fluid capacities it fills, its latency, penalty and cap.
 struct FluidRoute {
   std::vector<int> capacities;

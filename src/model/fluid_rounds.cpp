@@ -36,7 +36,7 @@ FluidTime time_in_rounds(const RoundPlan& plan, int size, const network::Network
   RankRoundTally tally;
   // Routes alike (links alike: the same capacities) merge once their classes are made.
   std::map<ClassKey, double> classes;
-  std::vector<double> posted_by;  // per message of the rank: its CPU time before the post
+  RankRoundCpu cpu;
   double round_start = 0.0;
   for (std::size_t t = 0; t < rounds; ++t) {
     classes.clear();
@@ -48,15 +48,9 @@ FluidTime time_in_rounds(const RoundPlan& plan, int size, const network::Network
       tally.start(staged_so_far[slot]);
       plan.emit(s.rank, t, tally);
       tally.finish();
-      const double posting = round_start + copy_us(parameters, tally.copied_before);
+      read_rank_round_cpu(parameters, tally, round_start, cpu);
+      const double posting = cpu.posting_us;
       const std::size_t n = tally.sent.size();
-      // Each post waits for the ones before it, and for its own copy into the staging area.
-      posted_by.assign(n, 0.0);
-      double cpu = 0.0;
-      for (std::size_t k = 0; k < n; ++k) {
-        cpu += copy_us(parameters, tally.sent[k].staged_bytes) + parameters.send_overhead_us;
-        posted_by[k] = cpu;
-      }
       const int host = host_of_rank[static_cast<std::size_t>(s.rank)];
       for (std::size_t k = 0; k < n; ++k) {
         const RankRoundTally::Message& sent = tally.sent[k];
@@ -66,16 +60,10 @@ FluidTime time_in_rounds(const RoundPlan& plan, int size, const network::Network
         const std::size_t middle = std::min(n - 1, (2 * batch + 1) * n / (2 * kPostBatches));
         const double bytes = static_cast<double>(sent.bytes) + parameters.envelope_bytes;
         classes[ClassKey{route.capacities, route.back_capacities, route.penalty, route.rate_cap, bytes,
-                         posting + posted_by[middle] + route.latency_us, t + sent.overlap_rounds}] += s.weight;
+                         posting + cpu.posted_by[middle] + route.latency_us, t + sent.overlap_rounds}] += s.weight;
       }
-      // SMPI charges a receive's overhead (detached receives only) as it completes, one after the
-      // other: the last one in takes its own after the round's flows, the others wait for the CPU.
-      const auto detached = std::count_if(tally.received.begin(), tally.received.end(),
-                                          [&](const auto& m) { return is_detached(parameters, m.bytes); });
-      const double copy_out = copy_us(parameters, tally.staged_received_bytes);
-      copying_out_us = std::max(copying_out_us, copy_out + (detached > 0 ? parameters.recv_overhead_us : 0.0));
-      cpu_end = std::max(cpu_end, posting + cpu + copy_us(parameters, tally.copied_after) +
-                                      parameters.recv_overhead_us * static_cast<double>(detached) + copy_out);
+      copying_out_us = std::max(copying_out_us, cpu.copying_out_us);
+      cpu_end = std::max(cpu_end, cpu.done_us);
     }
     for (const auto& [key, count] : classes) {
       const auto& [capacities, back, penalty, rate_cap, bytes, start_us, due] = key;

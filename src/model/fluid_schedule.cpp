@@ -6,6 +6,7 @@
 #include <tuple>
 #include <vector>
 
+#include "model/fluid_bottlenecks.hpp"
 #include "model/fluid_flows.hpp"
 #include "model/fluid_ranks.hpp"
 #include "model/fluid_rounds.hpp"
@@ -72,16 +73,20 @@ double every_link_work(const SampledPosts& posts, std::span<const int> host_of_r
 
 FluidTime fluid_time(const RoundPlan& plan, int size, const network::Network& network,
                      std::span<const int> host_of_rank, const FluidParameters& parameters, FluidReading reading) {
+  if (reading == FluidReading::bottlenecks) return fluid::time_by_bottlenecks(plan, size, network, host_of_rank, parameters);
   if (reading == FluidReading::every_link ||
       (reading == FluidReading::automatic && size <= RankSample::kEveryRankUpTo)) {
     return fluid::time_by_rank(plan, size, network, host_of_rank, parameters);
   }
   const SampledPosts posts = read_sampled_posts(plan, size, network, host_of_rank);
-  const bool exactly = reading == FluidReading::automatic && posts.ranks_differ &&
-                       every_link_work(posts, host_of_rank) <= kMostSkewedEveryLinkWork;
-  FluidTime time = exactly ? fluid::time_by_rank(plan, size, network, host_of_rank, parameters)
-                           : fluid::time_in_rounds(plan, size, network, host_of_rank, parameters, true,
-                                                   RankReading::sampled_at_scale);
+  FluidTime time;
+  if (reading == FluidReading::automatic && posts.ranks_differ) {
+    time = every_link_work(posts, host_of_rank) <= kMostSkewedEveryLinkWork
+               ? fluid::time_by_rank(plan, size, network, host_of_rank, parameters)
+               : fluid::time_by_bottlenecks(plan, size, network, host_of_rank, parameters);
+  } else {
+    time = fluid::time_in_rounds(plan, size, network, host_of_rank, parameters, true, RankReading::sampled_at_scale);
+  }
   time.ranks_differ = posts.ranks_differ;
   return time;
 }

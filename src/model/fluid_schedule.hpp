@@ -13,9 +13,10 @@
 // do the copies in and out of the executor's staging area (schedule/staging_rule.hpp); posts and
 // receives take their overheads.
 //
-// Two readings:
+// Three readings:
 //  - every link (fluid_ranks.hpp): every rank and every link alone; each rank goes on to its next
-//    round when its own transfers are in, as SMPI runs the executor. O(messages).
+//    round when its own transfers are in, as SMPI runs the executor. O(messages) sharings, each
+//    O(routes in flight): the exact reading, out of reach for skewed traffic at thousands of ranks.
 //  - links alike (fluid_rounds.hpp): the ranks of the cost model's sample (rank_sample.hpp, strata
 //    = the network's clusters), each standing for its weight in ranks; the hosts' links of a
 //    cluster read alike (one capacity each way, loaded with the cluster's flows spread evenly);
@@ -25,6 +26,9 @@
 //    them alike (direct, pairwise, lg over the hosts); where a few hosts of a cluster carry
 //    flows that the others do not (bruck's ranks at a host's edge), it is not, and rounds that
 //    end together charge every round its slowest rank's time: docs/results.md gives the error.
+//  - bottlenecks (fluid_bottlenecks.hpp): every rank and every link alone, rounds that end
+//    together, each as long as its most loaded link, its slowest flow or its CPU work, and no
+//    sharing worked out. O(messages): the reading of skewed traffic past the exact one's reach.
 // What it ignores: receive overheads paid while later messages still arrive, and the CPU's copies
 // sharing memory with transfers.
 #pragma once
@@ -54,11 +58,12 @@ struct FluidParameters {
 
 enum class FluidReading {
   // Every link up to RankSample::kEveryRankUpTo ranks; beyond, links alike where the sampled
-  // ranks of each cluster post alike in every round, and every link where they do not (skewed
-  // traffic) while its work stays within kMostSkewedEveryLinkWork.
+  // ranks of each cluster post alike in every round, and where they do not (skewed traffic)
+  // every link while its work stays within kMostSkewedEveryLinkWork, bottlenecks past it.
   automatic,
   every_link,   // every rank, every link alone, each rank at its own pace
   links_alike,  // the sample (every rank up to kEveryRankUpTo), links alike, rounds that end together
+  bottlenecks,  // every rank, every link alone, rounds that end together, each as long as its bottleneck
 };
 
 // The most work the automatic reading spends on skewed traffic read link by link, counted as
@@ -75,6 +80,7 @@ struct FluidTime {
   std::size_t flow_classes = 0;  // classes of flows the model shared (its work)
   std::size_t events = 0;        // sharings computed
   bool links_alike = false;
+  bool bottlenecks = false;  // read by each round's bottlenecks (fluid_bottlenecks.hpp): nothing shared
   bool every_rank = true;
   // The sampled ranks of a cluster post different messages or bytes in some round (skewed
   // traffic, or a schedule whose ranks differ): links alike spreads their flows evenly over the

@@ -51,6 +51,8 @@ class FluidNetwork {
  public:
   // A capacity of `bytes_per_us` (> 0) per link it stands for; returns its id.
   int add_capacity(double bytes_per_us);
+  // The capacity `id`'s bytes/us per link.
+  double capacity(int id) const { return capacity_[static_cast<std::size_t>(id)]; }
   // Flows that start no earlier than now_us() (an earlier start is moved to now); returns the
   // class's id (0, 1, 2... in the order added), which step() reports when its flows end.
   std::size_t add(FlowClass flows);

@@ -140,8 +140,9 @@ struct Tree {
   std::vector<int> hosts;
 };
 
-Tree tree(int leaves, int hosts, int ranks) {
+Tree tree(int leaves, int hosts, int ranks, double uplink_bytes_per_s = 100e9 / 8) {
   network::SwitchTreeSpec spec;
+  spec.uplink_bandwidth = uplink_bytes_per_s;
   spec.leaves = leaves;
   spec.hosts_per_leaf = {hosts};
   spec.ranks_per_host = {ranks};
@@ -303,6 +304,79 @@ TEST(FluidSchedule, TheAutomaticReadingReadsSkewedTrafficLinkByLink) {
   EXPECT_FALSE(plain.ranks_differ);
   EXPECT_TRUE(plain.links_alike);
   EXPECT_DOUBLE_EQ(plain.us, time(uniform, FluidReading::links_alike).us);
+}
+
+// Read by its bottlenecks, a round lasts as long as its most loaded link takes from its first
+// flow's start. Every rank of a crossbar of 4 hosts sends 4096 B to rank 0 and 64 B to the
+// others: host 0's link in carries three 4096 B flows (and their envelopes) after one latency.
+TEST(FluidSchedule, BottlenecksChargeARoundItsMostLoadedLink) {
+  const Tree t = tree(1, 4, 1);
+  std::vector<std::vector<std::size_t>> to_rank_0(4, std::vector<std::size_t>(4, 64));
+  for (auto& row : to_rank_0) row[0] = 4096;
+  const KnownBlocks blocks(to_rank_0);
+  Problem problem{4, 0, &t.topology, {}, &blocks, Operation::alltoallv};
+  const std::unique_ptr<RoundPlan> plan = find_algorithm(Operation::alltoallv, "direct")->plan(problem);
+  FluidParameters parameters;
+  parameters.copy_bytes_per_us = 1e15;  // copies of no account
+  std::vector<network::Hop> hops;
+  t.net.route(1, 0, hops);
+  const double bandwidth = t.net.links[static_cast<std::size_t>(hops.back().link)].bandwidth / 1e6;
+  const double expected = t.net.latency(hops) * 1e6 + 3 * (4096 + 16.0) / bandwidth;
+  const FluidTime read = fluid_time(*plan, 4, t.net, t.hosts, parameters, FluidReading::bottlenecks);
+  EXPECT_TRUE(read.bottlenecks);
+  EXPECT_NEAR(read.us, expected, 1e-6);
+  // Max-min keeps that link full too: the exact reading agrees.
+  EXPECT_NEAR(fluid_time(*plan, 4, t.net, t.hosts, parameters, FluidReading::every_link).us, expected, 1e-6);
+}
+
+// Where every round's flows keep their links full and the ranks are alike, the bottlenecks are
+// what max-min gives.
+TEST(FluidSchedule, BottlenecksGiveTheExactTimeWhereNoLinkWaits) {
+  const Tree t = tree(2, 4, 4);
+  for (std::size_t block : {8u, 1024u, 65536u}) {
+    for (const std::string name : {"direct", "pairwise"}) {
+      const double exact = fluid_us(t, name, block, FluidReading::every_link);
+      EXPECT_NEAR(fluid_us(t, name, block, FluidReading::bottlenecks), exact, 1e-9 * exact) << name << ' ' << block;
+    }
+    const double lg = fluid_us(t, "lg", block, FluidReading::every_link, 1);
+    EXPECT_NEAR(fluid_us(t, "lg", block, FluidReading::bottlenecks, 1), lg, 1e-9 * lg) << block;
+  }
+}
+
+// overlap posts its transfers across leaves in round 0, due by its last round, and runs the
+// leaf's shift exchange meanwhile: until they are due, they share the host links with every
+// round's flows. With wide uplinks, each host's link out then carries all of its ranks' blocks
+// to other hosts, those of the rounds and those across alike.
+TEST(FluidSchedule, BottlenecksLoadEveryRoundUntilAnOverlappedMessageIsDue) {
+  const Tree t = tree(2, 4, 4, 800e9 / 8);
+  const std::size_t block = 65536;
+  std::vector<network::Hop> hops;
+  t.net.route(0, 4, hops);
+  const double bandwidth = t.net.links[static_cast<std::size_t>(hops.front().link)].bandwidth / 1e6;
+  const double host_out_us = 4 * (32 - 4) * (block + 16.0) / bandwidth;
+  const double read = fluid_us(t, "overlap", block, FluidReading::bottlenecks, 0);
+  EXPECT_GE(read, host_out_us);
+  EXPECT_LT(read, 1.05 * host_out_us);
+}
+
+// Past the exact reading's budget, the automatic reading reads skewed traffic by its
+// bottlenecks: `direct` with a hot host over 1024 ranks on 128 hosts (1M messages, each with
+// 128 x 128 routes in flight: 1.7e10 > kMostSkewedEveryLinkWork). With wide uplinks the hot
+// host's link decides, and links alike spreads its load over its leaf.
+TEST(FluidSchedule, TheAutomaticReadingReadsSkewedTrafficPastItsBudgetByItsBottlenecks) {
+  const Tree t = tree(4, 32, 8, 3200e9 / 8);
+  const int p = t.topology.size();
+  std::vector<std::vector<std::size_t>> hot(static_cast<std::size_t>(p), std::vector<std::size_t>(p, 64));
+  for (auto& row : hot) std::fill(row.begin(), row.begin() + 8, 4096);
+  const KnownBlocks skewed(hot);
+  Problem problem{p, 0, &t.topology, {}, &skewed, Operation::alltoallv};
+  const std::unique_ptr<RoundPlan> plan = find_algorithm(Operation::alltoallv, "direct")->plan(problem);
+  const FluidTime automatic = fluid_time(*plan, p, t.net, t.hosts, {});
+  EXPECT_TRUE(automatic.ranks_differ);
+  EXPECT_TRUE(automatic.bottlenecks);
+  EXPECT_FALSE(automatic.links_alike);
+  EXPECT_DOUBLE_EQ(automatic.us, fluid_time(*plan, p, t.net, t.hosts, {}, FluidReading::bottlenecks).us);
+  EXPECT_LT(fluid_time(*plan, p, t.net, t.hosts, {}, FluidReading::links_alike).us, 0.8 * automatic.us);
 }
 
 TEST(FluidSchedule, RefusesARankOnNoHost) {
