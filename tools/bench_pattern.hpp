@@ -27,6 +27,8 @@ class TrafficPattern {
   static TrafficPattern parse(const std::string& text, std::uint64_t seed);
 
   Kind kind() const { return kind_; }
+  // Whether a block's bytes depend on its destination alone (uniform, zipf, hotspot).
+  bool by_destination() const { return kind_ == Kind::uniform || kind_ == Kind::zipf || kind_ == Kind::hotspot; }
   // "zipf:1.2 (seed 7)".
   std::string describe() const;
   // Bytes of block src -> dst among p ranks for the size M. Deterministic; O(1) after the

@@ -21,6 +21,7 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -35,6 +36,7 @@
 #include "plan_fluid.hpp"
 #include "plan_machine.hpp"
 #include "plan_svg.hpp"
+#include "schedule/block_map.hpp"
 #include "schedule/printer.hpp"
 #include "schedule/statistics.hpp"
 #include "schedule/verifier.hpp"
@@ -70,14 +72,20 @@ nlohmann::json root_path_json(const RootPathCost& cost, double contention) {
   return {{"contention", contention}, {"predicted_us", cost.predicted_us}, {"levels", levels}};
 }
 
-// Every block's size, bytes[src][dst], of `pattern` among p ranks around m bytes.
-std::vector<std::vector<std::size_t>> pattern_sizes(const bench::TrafficPattern& pattern, int p, std::size_t m) {
+// The blocks of `pattern` among p ranks around m bytes: by destination where the pattern's sizes
+// depend on it alone (O(p) memory), else every block's size (O(p^2)).
+std::unique_ptr<BlockMap> pattern_blocks(const bench::TrafficPattern& pattern, int p, std::size_t m) {
+  if (pattern.by_destination()) {
+    std::vector<std::size_t> to(static_cast<std::size_t>(p));
+    for (int j = 0; j < p; ++j) to[static_cast<std::size_t>(j)] = pattern.bytes(0, j, p, m);
+    return std::make_unique<DestinationBlocks>(std::move(to));
+  }
   std::vector<std::vector<std::size_t>> bytes(static_cast<std::size_t>(p));
   for (int i = 0; i < p; ++i) {
     auto& row = bytes[static_cast<std::size_t>(i)];
     for (int j = 0; j < p; ++j) row.push_back(pattern.bytes(i, j, p, m));
   }
-  return bytes;
+  return std::make_unique<KnownBlocks>(std::move(bytes));
 }
 
 void list_algorithms(Operation operation) {
@@ -301,11 +309,11 @@ int main(int argc, char** argv) {
     problem.knobs.group_width = group_width;
   }
   std::optional<bench::TrafficPattern> pattern;
-  std::optional<KnownBlocks> pattern_layout;
+  std::unique_ptr<BlockMap> pattern_layout;
   if (!pattern_text.empty()) {
     try {
       pattern = bench::TrafficPattern::parse(pattern_text, seed);
-      pattern_layout.emplace(pattern_sizes(*pattern, topology->size(), block_bytes));
+      pattern_layout = pattern_blocks(*pattern, topology->size(), block_bytes);
     } catch (const std::exception& e) {
       std::cerr << "topocoll-plan: " << e.what() << '\n';
       return 2;

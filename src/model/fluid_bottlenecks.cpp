@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <limits>
 #include <map>
 #include <stdexcept>
 #include <unordered_map>
@@ -18,19 +19,21 @@ namespace {
 struct RouteLoad {
   std::vector<FlowUse> uses;
   double latency_us = 0.0;
-  double rate_cap = 0.0;  // bytes/us
+  double rate_cap = std::numeric_limits<double>::infinity();  // bytes/us
 };
 
 // The flows that must be in by some round's end: the bytes they put on each capacity, the first
 // of them to start there, and when the slowest of them, alone at its cap, would be in.
 class Loads {
  public:
-  explicit Loads(std::size_t capacities) : bytes_(capacities, 0.0), first_us_(capacities, 0.0) {}
+  explicit Loads(std::size_t capacities)
+      : bytes_(capacities, 0.0), first_us_(capacities, 0.0), touched_(capacities, 0) {}
   void add(const RouteLoad& route, double bytes, double start_us) {
     for (const FlowUse& use : route.uses) {
       const auto c = static_cast<std::size_t>(use.capacity);
-      if (bytes_[c] == 0.0) {
-        touched_.push_back(use.capacity);
+      if (!touched_[c]) {
+        touched_[c] = 1;
+        loaded_.push_back(use.capacity);
         first_us_[c] = start_us;
       } else {
         first_us_[c] = std::min(first_us_[c], start_us);
@@ -42,21 +45,25 @@ class Loads {
   // When they are in, at the earliest: no link moves more than its bandwidth, no flow more than its cap.
   double end_us(const FluidNetwork& capacities, double from_us) const {
     double end = std::max(from_us, last_flow_us_);
-    for (int c : touched_) {
+    for (int c : loaded_) {
       const auto i = static_cast<std::size_t>(c);
       end = std::max(end, first_us_[i] + bytes_[i] / capacities.capacity(c));
     }
     return end;
   }
   void clear() {
-    for (int c : touched_) bytes_[static_cast<std::size_t>(c)] = 0.0;
-    touched_.clear();
+    for (int c : loaded_) {
+      bytes_[static_cast<std::size_t>(c)] = 0.0;
+      touched_[static_cast<std::size_t>(c)] = 0;
+    }
+    loaded_.clear();
     last_flow_us_ = 0.0;
   }
 
  private:
   std::vector<double> bytes_, first_us_;
-  std::vector<int> touched_;
+  std::vector<char> touched_;  // per capacity: whether some flow crosses it
+  std::vector<int> loaded_;    // the capacities touched
   double last_flow_us_ = 0.0;
 };
 

@@ -19,6 +19,15 @@ KnownBlocks::KnownBlocks(std::vector<std::vector<std::size_t>> bytes, std::size_
   }
 }
 
+DestinationBlocks::DestinationBlocks(std::vector<std::size_t> bytes_to)
+    : bytes_to_(std::move(bytes_to)), send_offsets_(bytes_to_.size(), 0) {
+  std::size_t sent = 0;
+  for (std::size_t d = 0; d < bytes_to_.size(); ++d) {
+    send_offsets_[d] = sent;
+    sent += bytes_to_[d];
+  }
+}
+
 RootedBlocks::RootedBlocks(Flow flow, int root, std::vector<std::size_t> bytes, std::vector<std::size_t> displacements)
     : flow_(flow), root_(root), bytes_(std::move(bytes)), displacements_(std::move(displacements)) {}
 

@@ -139,6 +139,21 @@ TEST(AlltoallvSchedule, MlfmWithRandomSizes) {
   }
 }
 
+// Blocks by destination lie where KnownBlocks puts the same sizes, in O(p) memory.
+TEST(AlltoallvSchedule, DestinationBlocksLieWhereKnownBlocksPutThem) {
+  const std::vector<std::size_t> to{5, 0, 17, 3, 1024, 9};
+  const int p = static_cast<int>(to.size());
+  const KnownBlocks known(std::vector<std::vector<std::size_t>>(to.size(), to));
+  const DestinationBlocks by_destination(to);
+  for (int r = 0; r < p; ++r) {
+    for (int q = 0; q < p; ++q) {
+      EXPECT_EQ(by_destination.bytes(r, q), known.bytes(r, q));
+      EXPECT_EQ(by_destination.send_offset(r, q), known.send_offset(r, q)) << r << ' ' << q;
+      EXPECT_EQ(by_destination.recv_offset(r, q), known.recv_offset(r, q)) << r << ' ' << q;
+    }
+  }
+}
+
 TEST(AlltoallvSchedule, NotApplicableWhereSizesMustBeEqual) {
   const KnownBlocks blocks({{1, 2}, {3, 4}});
   Problem problem{2, 0, nullptr, {}, &blocks, Operation::alltoallv};

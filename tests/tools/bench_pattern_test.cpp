@@ -91,5 +91,20 @@ TEST(TrafficPattern, HotspotsReceiveThreeQuartersOfEverything) {
   EXPECT_NEAR(static_cast<double>(hottest_two) / total, 0.75, 0.01);
 }
 
+// The patterns said to depend on the destination alone (read as DestinationBlocks by
+// topocoll-plan) give every sender the same block for a destination; the others do not.
+TEST(TrafficPattern, SaysWhichPatternsDependOnTheDestinationAlone) {
+  const int p = 24;
+  const std::size_t m = 1024;
+  for (const char* text : {"uniform", "zipf:1", "hotspot:3", "random", "sparse:4"}) {
+    const TrafficPattern pattern = TrafficPattern::parse(text, 5);
+    bool alike = true;
+    for (int s = 1; s < p; ++s) {
+      for (int d = 0; d < p; ++d) alike = alike && pattern.bytes(s, d, p, m) == pattern.bytes(0, d, p, m);
+    }
+    EXPECT_EQ(pattern.by_destination(), alike) << text;
+  }
+}
+
 }  // namespace
 }  // namespace topocoll::bench
