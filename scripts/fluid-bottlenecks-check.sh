@@ -23,7 +23,7 @@ while [[ $# -gt 0 ]]; do
   case $1 in
     --large) large=1; shift ;;
     --work) [[ $# -ge 2 ]] || { echo "fluid-bottlenecks-check.sh: --work needs a folder" >&2; exit 2; }; work=$2; shift 2 ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "fluid-bottlenecks-check.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done

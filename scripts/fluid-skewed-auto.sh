@@ -49,10 +49,11 @@ platform_of() {
 # A field of topocoll-plan --fluid's JSON.
 field() { python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
 
-echo "np,pattern,bytes,auto,auto_us,direct_us,pairwise_us,lg_node_us,overlap_node_us,overlap_us,bound_us,fastest,auto_over_fastest"
 IFS=, read -ra np_list <<<"$nps"
 IFS=, read -ra size_list <<<"$sizes"
 IFS=, read -ra pattern_list <<<"$patterns"
+for np in "${np_list[@]}"; do platform_of "$np" >/dev/null || exit 2; done
+echo "np,pattern,bytes,auto,auto_us,direct_us,pairwise_us,lg_node_us,overlap_node_us,overlap_us,bound_us,fastest,auto_over_fastest"
 for np in "${np_list[@]}"; do
   platform=$(platform_of "$np")
   machine=(--topology "$platform.topology.json" --hostfile "$platform.hosts" --network "$platform.xml")
