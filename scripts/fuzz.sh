@@ -12,13 +12,26 @@ seconds="${1:-20}"
 cmake -S tests/fuzz -B build/fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build/fuzz -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
 
-status=0
-for target in topology_json shorthand ibnetdiscover slurm_topology calibration host_pattern; do
-  corpus="build/fuzz/corpus/$target"
+# Each target runs on a core of its own, as many at once as there are cores (each still gets
+# its full time); the reports come out in the targets' order.
+jobs=$(nproc 2>/dev/null || echo 2)
+targets=(topology_json shorthand ibnetdiscover slurm_topology calibration host_pattern)
+run_target() {
+  local target=$1 corpus="build/fuzz/corpus/$1"
   rm -rf "$corpus" && mkdir -p "$corpus" && cp tests/fuzz/corpus/"$target"/* "$corpus"/
+  (cd build/fuzz && "./fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+     -print_final_stats=1 "corpus/$target" 2>"fuzz_$target.log")
+}
+declare -A pid
+for target in "${targets[@]}"; do
+  while (( $(jobs -rp | wc -l) >= jobs )); do wait -n || true; done
+  run_target "$target" & pid[$target]=$!
+done
+
+status=0
+for target in "${targets[@]}"; do
   echo "=== fuzz_$target: $seconds s"
-  if ! (cd build/fuzz && "./fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-          -print_final_stats=1 "corpus/$target" 2>"fuzz_$target.log"); then
+  if ! wait "${pid[$target]}"; then
     echo "fuzz_$target FAILED (build/fuzz/fuzz_$target.log, the input is saved in build/fuzz/):" >&2
     grep -E "ERROR|SUMMARY|runtime error|terminate" "build/fuzz/fuzz_$target.log" | head -5 >&2
     status=1

@@ -2,7 +2,8 @@
 # Installs what is missing, builds both flavours (real Open MPI and SimGrid SMPI) and runs
 # every test: schedule-level, real MPI under mpirun, simulated under smpirun; then the schedule
 # tests and the MPI tests to 4 ranks again under AddressSanitizer and UndefinedBehaviorSanitizer
-# (preset asan), and each parser fuzz target for 20 s (scripts/fuzz.sh).
+# (preset asan), and each parser fuzz target for 20 s (scripts/fuzz.sh). Each suite runs as many
+# tests at once as there are cores.
 # Exits non-zero on any failure.
 # Usage: scripts/test.sh [--with-mpich]   (--with-mpich also builds and tests against MPICH)
 set -euo pipefail
@@ -29,7 +30,7 @@ for preset in "${presets[@]}"; do
   cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset" -j "$jobs"
   echo "=== $preset: test"
-  if ! ctest --preset "$preset" --timeout 900; then status=1; fi
+  if ! ctest --preset "$preset" -j "$jobs" --timeout 900; then status=1; fi
 done
 
 echo "=== asan: configure and build (ASan + UBSan)"
@@ -38,8 +39,8 @@ cmake --build --preset asan -j "$jobs"
 echo "=== asan: test"
 # Leaks are checked in both: under mpirun, what Open MPI leaves allocated is suppressed by its
 # libraries' names (tests/asan/lsan-openmpi.supp), nothing of topocoll's.
-if ! ctest --preset asan --timeout 900; then status=1; fi
-if ! ctest --preset asan-mpi --timeout 900; then status=1; fi
+if ! ctest --preset asan -j "$jobs" --timeout 900; then status=1; fi
+if ! ctest --preset asan-mpi -j "$jobs" --timeout 900; then status=1; fi
 
 echo "=== fuzz: parsers"
 if ! scripts/fuzz.sh 20; then status=1; fi
