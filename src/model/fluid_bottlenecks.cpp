@@ -5,10 +5,10 @@
 #include <limits>
 #include <map>
 #include <stdexcept>
-#include <unordered_map>
 #include <vector>
 
 #include "model/fluid_flows.hpp"
+#include "model/host_pair_cache.hpp"
 
 namespace topocoll::fluid {
 
@@ -72,8 +72,8 @@ class RoundBottlenecks {
   RoundBottlenecks(const network::Network& network, std::span<const int> host_of_rank,
                    const FluidParameters& parameters)
       : hosts_(host_of_rank),
-        host_count_(network.host_count()),
         links_(network, parameters, false, fluid_),
+        routes_(network.host_count()),
         this_round_(2 * network.links.size()) {}  // at most a capacity per link and direction
 
   // A message posted in round `t`, due by the end of round `due`, starting at `start_us` (its
@@ -101,20 +101,18 @@ class RoundBottlenecks {
   }
 
  private:
+  // Valid until the next call.
   const RouteLoad& route_load(int from_host, int to_host) {
-    const long long key = static_cast<long long>(from_host) * host_count_ + to_host;
-    auto found = routes_.find(key);
-    if (found != routes_.end()) return found->second;
-    const FluidRoute& route = links_.route(from_host, to_host);
-    RouteLoad load{links_.flows(route, 1.0, 0.0, 0.0, 0).uses, route.latency_us, route.rate_cap};
-    return routes_.emplace(key, std::move(load)).first->second;
+    return routes_.get(from_host, to_host, [&] {
+      const FluidRoute& route = links_.route(from_host, to_host);
+      return RouteLoad{links_.flows(route, 1.0, 0.0, 0.0, 0).uses, route.latency_us, route.rate_cap};
+    });
   }
 
   std::span<const int> hosts_;
-  int host_count_;
   FluidNetwork fluid_;  // the links' capacities; nothing is shared on it
   FluidLinks links_;
-  std::unordered_map<long long, RouteLoad> routes_;
+  HostPairCache<RouteLoad> routes_;  // per pair of hosts: what one flow puts on the links
   Loads this_round_;                    // the messages posted and due in the round
   std::map<std::size_t, Loads> windows_;  // per later round some message is due by: what it carries
 };

@@ -81,7 +81,7 @@ void read_rank_round_cpu(const FluidParameters& parameters, const RankRoundTally
 
 FluidLinks::FluidLinks(const network::Network& network, const FluidParameters& parameters, bool alike,
                        FluidNetwork& fluid)
-    : network_(&network), parameters_(&parameters), alike_(alike), fluid_(&fluid) {
+    : network_(&network), parameters_(&parameters), alike_(alike), fluid_(&fluid), routes_(network.host_count()) {
   host_link_cluster_.assign(network.links.size(), -1);
   for (std::size_t c = 0; c < network.clusters.size(); ++c) {
     const network::Cluster& cluster = network.clusters[c];
@@ -93,10 +93,7 @@ FluidLinks::FluidLinks(const network::Network& network, const FluidParameters& p
 }
 
 const FluidRoute& FluidLinks::route(int from_host, int to_host) {
-  const long long key = static_cast<long long>(from_host) * network_->host_count() + to_host;
-  auto found = routes_.find(key);
-  if (found != routes_.end()) return found->second;
-  return routes_.emplace(key, make_route(from_host, to_host)).first->second;
+  return routes_.get(from_host, to_host, [&] { return make_route(from_host, to_host); });
 }
 
 FlowClass FluidLinks::flows(const FluidRoute& route, double count, double bytes, double start_us,

@@ -7,12 +7,12 @@
 #include <limits>
 #include <map>
 #include <span>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "model/fluid_schedule.hpp"
 #include "model/fluid_share.hpp"
+#include "model/host_pair_cache.hpp"
 #include "network/network.hpp"
 #include "schedule/round_sink.hpp"
 
@@ -73,10 +73,11 @@ struct FluidRoute {
 
 // The network's links as capacities of `fluid`: one per link direction, or (`alike`) one per
 // cluster and direction for the hosts' links, standing for every host's link of the cluster
-// that way. Routes are worked out once per pair of hosts.
+// that way. Routes are worked out once per pair of hosts, while the cache keeps them.
 class FluidLinks {
  public:
   FluidLinks(const network::Network& network, const FluidParameters& parameters, bool alike, FluidNetwork& fluid);
+  // Valid until the next call (routes are kept in a bounded cache).
   const FluidRoute& route(int from_host, int to_host);
   // `count` flows of `bytes` each on `route`, starting at `start_us`, due by round `due`.
   FlowClass flows(const FluidRoute& route, double count, double bytes, double start_us, std::size_t due) const;
@@ -94,7 +95,7 @@ class FluidLinks {
   std::vector<int> capacity_of_id_;
   std::vector<double> links_of_capacity_;          // links each capacity stands for
   std::map<std::pair<int, int>, int> host_links_;  // (cluster, direction) -> capacity, links alike
-  std::unordered_map<long long, FluidRoute> routes_;
+  HostPairCache<FluidRoute> routes_;
   std::vector<network::Hop> hops_;
   std::vector<int> ids_;
 };
