@@ -8,10 +8,12 @@
 # Points (alltoallv with topocoll-bench's patterns, 1 KiB): a tree of 4 leaves x 8 hosts x 16
 # ranks and two clusters of 200 + 312 ranks, one per host (both generated as
 # scripts/fluid-validation.sh --large makes them), and the scale study's trees of 1024 to 4096
-# ranks (results/fluid-scale/fat-4xNx16).
+# ranks (results/fluid-scale/fat-4xNx16); with --large also two clusters of 400 + 624 and 800 +
+# 1248 ranks, one per host.
 #
 # Usage: scripts/fluid-bottlenecks-check.sh [--large] [--work DIR]
-#   --large      also 2048 and 4096 ranks (pairwise, zipf:1): about 2 minutes more
+#   --large      also pairwise with zipf:1 on the trees of 2048 and 4096 ranks and the two
+#                larger pairs of clusters: about 4 minutes more
 #   --work DIR   where the generated platforms go (default: build/fluid-validation)
 # Prints CSV: platform,np,pattern,algorithm,bytes,exact_us,exact_s,bottlenecks_us,bottlenecks_s,error
 # (error: bottlenecks / exact - 1; _s: the model's own time, in seconds). About 40 s.
@@ -23,7 +25,7 @@ while [[ $# -gt 0 ]]; do
   case $1 in
     --large) large=1; shift ;;
     --work) [[ $# -ge 2 ]] || { echo "fluid-bottlenecks-check.sh: --work needs a folder" >&2; exit 2; }; work=$2; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "fluid-bottlenecks-check.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -51,6 +53,12 @@ points+=(
   "$scale/fat-4x16x16 1024 hotspot:4 overlap 1024"
 )
 if ((large)); then
+  for n in 400:624 800:1248; do
+    near="$work/two-clusters-${n%:*}-${n#*:}"
+    [[ -f $near.xml ]] || "$platform_tool" two-clusters --n1 "${n%:*}" --n2 "${n#*:}" \
+      --name "$(basename "$near")" -o "$work" >/dev/null
+    points+=("$near $((${n%:*} + ${n#*:})) zipf:1 pairwise 1024")
+  done
   points+=(
     "$scale/fat-4x32x16 2048 zipf:1 pairwise 1024"
     "$scale/fat-4x64x16 4096 zipf:1 pairwise 1024"

@@ -400,7 +400,11 @@ int main(int argc, char** argv) {
     for (int r = 0; r < problem.size; ++r) take(r, schedule.ranks[static_cast<std::size_t>(r)]);
   } else {
     const std::unique_ptr<RoundPlan> plan = algorithm->plan(problem);
-    for (int r = 0; r < problem.size; ++r) take(r, record_rank(*plan, r));
+    RankSchedule rank_at_hand;  // each rank recorded over the one before
+    for (int r = 0; r < problem.size; ++r) {
+      record_rank(*plan, r, rank_at_hand);
+      take(r, rank_at_hand);
+    }
   }
   const ScheduleStats& stats = stats_of_ranks.stats();
   Verdict verdict;

@@ -4,6 +4,11 @@ namespace topocoll {
 
 RankSchedule record_rank(const RoundPlan& plan, int rank) {
   RankSchedule schedule;
+  record_rank(plan, rank, schedule);
+  return schedule;
+}
+
+void record_rank(const RoundPlan& plan, int rank, RankSchedule& schedule) {
   schedule.rounds.resize(plan.rounds(rank));
   for (std::size_t t = 0; t < schedule.rounds.size(); ++t) {
     RoundRecorder recorder(schedule.rounds[t]);
@@ -11,7 +16,6 @@ RankSchedule record_rank(const RoundPlan& plan, int rank) {
   }
   schedule.scratch_bytes = plan.scratch_bytes(rank);
   schedule.metadata = plan.metadata(rank);
-  return schedule;
 }
 
 }  // namespace topocoll

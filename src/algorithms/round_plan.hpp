@@ -38,5 +38,8 @@ class RoundPlan {
 
 // `rank`'s schedule, recorded from the plan.
 RankSchedule record_rank(const RoundPlan& plan, int rank);
+// The same into `schedule`, over what it held (RoundRecorder): for a caller that reads the ranks
+// one at a time through one schedule.
+void record_rank(const RoundPlan& plan, int rank, RankSchedule& schedule);
 
 }  // namespace topocoll

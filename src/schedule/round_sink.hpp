@@ -66,26 +66,49 @@ class RoundSink {
   }
 };
 
-// Appends what it is told to a Round.
+// Records what it is told as a Round, over what the Round held: each copy and message takes the
+// place (and the segment list's storage) of the one recorded there before, and what the new
+// round does not fill is dropped when the recorder goes. A caller that records rank after rank
+// into one schedule (topocoll-plan's statistics at 16384 ranks: 500 million messages) so
+// allocates only where a rank has more than the one before it.
 class RoundRecorder final : public RoundSink {
  public:
   explicit RoundRecorder(Round& round) : round_(&round) {}
+  RoundRecorder(const RoundRecorder&) = delete;
+  RoundRecorder& operator=(const RoundRecorder&) = delete;
+  ~RoundRecorder() override {
+    round_->copies.resize(copies_);
+    round_->sends.resize(sends_);
+    round_->recvs.resize(recvs_);
+  }
   bool wants_places() const override { return true; }
-  void copy(const Segment& from, const Segment& to) override { round_->copies.push_back({from, to}); }
+  void copy(const Segment& from, const Segment& to) override { next(round_->copies, copies_) = {from, to}; }
   void copy_after_posts(const Segment& from, const Segment& to) override {
-    round_->copies.push_back({from, to, true});
+    next(round_->copies, copies_) = {from, to, true};
   }
   void send(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) override {
-    round_->sends.push_back({peer, {segments.begin(), segments.end()}, overlap_rounds});
+    put(next(round_->sends, sends_), peer, segments, overlap_rounds);
   }
   void recv(int peer, std::span<const Segment> segments, std::size_t overlap_rounds) override {
-    round_->recvs.push_back({peer, {segments.begin(), segments.end()}, overlap_rounds});
+    put(next(round_->recvs, recvs_), peer, segments, overlap_rounds);
   }
   using RoundSink::recv;
   using RoundSink::send;
 
  private:
+  template <typename T>
+  static T& next(std::vector<T>& recorded, std::size_t& used) {
+    if (used == recorded.size()) recorded.emplace_back();
+    return recorded[used++];
+  }
+  static void put(Transfer& transfer, int peer, std::span<const Segment> segments, std::size_t overlap_rounds) {
+    transfer.peer = peer;
+    transfer.segments.assign(segments.begin(), segments.end());
+    transfer.overlap_rounds = overlap_rounds;
+  }
+
   Round* round_;
+  std::size_t copies_ = 0, sends_ = 0, recvs_ = 0;
 };
 
 // Tells `sink` a round already recorded, in its order: the inverse of RoundRecorder.

@@ -9,7 +9,7 @@
 // sink that does not want places, each round has the same messages, each with the same bytes
 // and touching more than one buffer exactly where the schedule's does (what decides whether the
 // executor stages it, which the cost model charges without places); lg's too when it cuts its
-// blocks into pieces.
+// blocks into pieces. Recorded rank after rank over one schedule, each rank is as recorded afresh.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -130,6 +130,36 @@ void expect_the_same_messages_without_places(const RoundPlan& plan, const Schedu
   }
 }
 
+bool same_transfers(const std::vector<Transfer>& a, const std::vector<Transfer>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const Transfer& x, const Transfer& y) {
+    return x.peer == y.peer && x.segments == y.segments && x.overlap_rounds == y.overlap_rounds;
+  });
+}
+
+bool same_rank(const RankSchedule& a, const RankSchedule& b) {
+  const auto same_copy = [](const LocalCopy& x, const LocalCopy& y) {
+    return x.from == y.from && x.to == y.to && x.after_posts == y.after_posts;
+  };
+  const auto same_round = [&](const Round& x, const Round& y) {
+    return std::equal(x.copies.begin(), x.copies.end(), y.copies.begin(), y.copies.end(), same_copy) &&
+           same_transfers(x.sends, y.sends) && same_transfers(x.recvs, y.recvs);
+  };
+  return a.scratch_bytes == b.scratch_bytes && a.metadata == b.metadata &&
+         std::equal(a.rounds.begin(), a.rounds.end(), b.rounds.begin(), b.rounds.end(), same_round);
+}
+
+// Each rank recorded over the one before it (topocoll-plan's statistics read the ranks so), last
+// rank first, is the schedule recorded afresh: nothing of an earlier rank stays.
+void expect_the_same_recorded_over_one_schedule(const RoundPlan& plan, const Schedule& schedule,
+                                                const std::string& what) {
+  RankSchedule reused;
+  for (int r = schedule.size - 1; r >= 0; --r) {
+    record_rank(plan, r, reused);
+    EXPECT_TRUE(same_rank(reused, schedule.ranks[static_cast<std::size_t>(r)]))
+        << what << ": rank " << r << " recorded over rank " << r + 1;
+  }
+}
+
 // Verifies `algorithm` on `problem` when it applies; returns whether it did.
 bool verified_if_supported(const Algorithm& algorithm, const Problem& problem, const BlockMap& layout,
                            const std::string& what) {
@@ -139,6 +169,7 @@ bool verified_if_supported(const Algorithm& algorithm, const Problem& problem, c
   EXPECT_TRUE(verdict.ok) << algorithm.name << ", " << what << ": " << verdict.summary();
   if (const auto plan = algorithm.plan(problem)) {
     expect_the_same_messages_without_places(*plan, schedule, std::string(algorithm.name) + ", " + what);
+    expect_the_same_recorded_over_one_schedule(*plan, schedule, std::string(algorithm.name) + ", " + what);
   }
   return true;
 }
