@@ -9,12 +9,12 @@ case "${1:-}" in -h|--help) sed -n '2,5p' "$0"; exit 0 ;; esac
 seconds="${1:-20}"
 [[ "$seconds" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: '$seconds' is not a whole number of seconds" >&2; exit 2; }
 
+cores=$(nproc 2>/dev/null || echo 2)
 cmake -S tests/fuzz -B build/fuzz -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build/fuzz -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
+cmake --build build/fuzz -j "$cores" >/dev/null
 
 # Each target runs on a core of its own, as many at once as there are cores (each still gets
 # its full time); the reports come out in the targets' order.
-jobs=$(nproc 2>/dev/null || echo 2)
 targets=(topology_json shorthand ibnetdiscover slurm_topology calibration host_pattern)
 run_target() {
   local target=$1 corpus="build/fuzz/corpus/$1"
@@ -24,7 +24,7 @@ run_target() {
 }
 declare -A pid
 for target in "${targets[@]}"; do
-  while (( $(jobs -rp | wc -l) >= jobs )); do wait -n || true; done
+  while (( $(jobs -rp | wc -l) >= cores )); do wait -n || true; done
   run_target "$target" & pid[$target]=$!
 done
 

@@ -69,7 +69,7 @@ class RoundSink {
 // Records what it is told as a Round, over what the Round held: each copy and message takes the
 // place (and the segment list's storage) of the one recorded there before, and what the new
 // round does not fill is dropped when the recorder goes. A caller that records rank after rank
-// into one schedule (topocoll-plan's statistics at 16384 ranks: 500 million messages) so
+// into one schedule (topocoll-plan's statistics at 16384 ranks: 268 million messages) so
 // allocates only where a rank has more than the one before it.
 class RoundRecorder final : public RoundSink {
  public:
